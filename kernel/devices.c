@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RDMA device registry: an ib_client that keeps one entry per device,
+ * so that a netlink request never reaches a device being unregistered
+ * (remove() waits for rocectl_devs_lock), and the port queries behind
+ * `rocectl dev show`.
+ */
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <rdma/ib_cache.h>
+#include "rocectl.h"
+
+/* Serializes the table, the names in it and the notifications about it. */
+DEFINE_MUTEX(rocectl_devs_lock);
+/* Bumped on every add/remove/rename so dumps can flag NLM_F_DUMP_INTR. */
+unsigned int rocectl_devs_gen;
+
+static DEFINE_XARRAY(rocectl_devs);
+static bool rocectl_unloading;
+static struct ib_client rocectl_ib_client;
+
+struct rocectl_dev *rocectl_dev_by_index(u32 index)
+{
+	lockdep_assert_held(&rocectl_devs_lock);
+	return xa_load(&rocectl_devs, index);
+}
+
+struct rocectl_dev *rocectl_dev_by_name(const char *name)
+{
+	struct rocectl_dev *rdev;
+	unsigned long index;
+
+	lockdep_assert_held(&rocectl_devs_lock);
+	xa_for_each(&rocectl_devs, index, rdev)
+		if (!strcmp(rdev->name, name))
+			return rdev;
+	return NULL;
+}
+
+/* The first device at or after *index, for dumps that resume. */
+struct rocectl_dev *rocectl_dev_next(unsigned long *index)
+{
+	lockdep_assert_held(&rocectl_devs_lock);
+	return xa_find(&rocectl_devs, index, ULONG_MAX, XA_PRESENT);
+}
+
+u32 rocectl_dev_driver(const struct rocectl_dev *rdev)
+{
+	switch (rdev->ibdev->ops.driver_id) {
+	case RDMA_DRIVER_RXE:
+		return ROCECTL_DRIVER_RXE;
+	case RDMA_DRIVER_MLX5:
+		return ROCECTL_DRIVER_MLX5;
+	default:
+		return ROCECTL_DRIVER_OTHER;
+	}
+}
+
+const char *rocectl_dev_driver_name(const struct rocectl_dev *rdev)
+{
+	struct module *owner = rdev->ibdev->ops.owner;
+
+	return owner ? module_name(owner) : "unknown";
+}
+
+static u8 rocectl_link_layer(struct ib_device *ibdev, u32 port)
+{
+	switch (rdma_port_get_link_layer(ibdev, port)) {
+	case IB_LINK_LAYER_INFINIBAND:
+		return ROCECTL_LINK_LAYER_INFINIBAND;
+	case IB_LINK_LAYER_ETHERNET:
+		return ROCECTL_LINK_LAYER_ETHERNET;
+	default:
+		return ROCECTL_LINK_LAYER_UNSPECIFIED;
+	}
+}
+
+/*
+ * The GID table is the exported way from a port to its netdev before 6.13
+ * (ib_device_get_netdev() is not exported); it also says which GID types
+ * the port really has populated.
+ */
+static void rocectl_port_scan_gids(struct ib_device *ibdev, u32 port,
+				   int tbl_len, struct rocectl_port_info *pi)
+{
+	const struct ib_gid_attr *ga;
+	struct net_device *ndev;
+	int i;
+
+	for (i = 0; i < tbl_len; i++) {
+		ga = rdma_get_gid_attr(ibdev, port, i);
+		if (IS_ERR(ga))
+			continue;
+
+		switch (ga->gid_type) {
+		case IB_GID_TYPE_IB:
+			pi->gid_types |= ROCECTL_GID_TYPE_IB;
+			break;
+		case IB_GID_TYPE_ROCE:
+			pi->gid_types |= ROCECTL_GID_TYPE_ROCE_V1;
+			break;
+		case IB_GID_TYPE_ROCE_UDP_ENCAP:
+			pi->gid_types |= ROCECTL_GID_TYPE_ROCE_V2;
+			break;
+		default:
+			break;
+		}
+
+		if (!pi->netdev_ifindex) {
+			rcu_read_lock();
+			ndev = rdma_read_gid_attr_ndev_rcu(ga);
+			if (!IS_ERR(ndev)) {
+				pi->netdev_ifindex = ndev->ifindex;
+				strscpy(pi->netdev_name, ndev->name,
+					sizeof(pi->netdev_name));
+			}
+			rcu_read_unlock();
+		}
+		rdma_put_gid_attr(ga);
+	}
+}
+
+static u32 rocectl_mtu_bytes(enum ib_mtu mtu)
+{
+	int bytes = ib_mtu_enum_to_int(mtu);
+
+	return bytes > 0 ? bytes : 0;
+}
+
+int rocectl_port_query(struct ib_device *ibdev, u32 port,
+		       struct rocectl_port_info *pi)
+{
+	struct ib_port_attr attr;
+	int err;
+
+	memset(pi, 0, sizeof(*pi));
+	err = ib_query_port(ibdev, port, &attr);
+	if (err)
+		return err;
+
+	pi->state = attr.state;
+	pi->phys_state = attr.phys_state;
+	pi->link_layer = rocectl_link_layer(ibdev, port);
+	if (rdma_protocol_roce_eth_encap(ibdev, port))
+		pi->roce |= ROCECTL_ROCE_V1;
+	if (rdma_protocol_roce_udp_encap(ibdev, port))
+		pi->roce |= ROCECTL_ROCE_V2;
+	pi->active_mtu = rocectl_mtu_bytes(attr.active_mtu);
+	pi->max_mtu = rocectl_mtu_bytes(attr.max_mtu);
+	rocectl_port_scan_gids(ibdev, port, attr.gid_tbl_len, pi);
+	return 0;
+}
+
+static int rocectl_ib_add(struct ib_device *ibdev)
+{
+	struct rocectl_dev *rdev;
+	int err;
+
+	rdev = kzalloc(sizeof(*rdev), GFP_KERNEL);
+	if (!rdev)
+		return -ENOMEM;
+	rdev->ibdev = ibdev;
+	rdev->index = ibdev->index;
+	strscpy(rdev->name, dev_name(&ibdev->dev), sizeof(rdev->name));
+
+	mutex_lock(&rocectl_devs_lock);
+	err = xa_insert(&rocectl_devs, rdev->index, rdev, GFP_KERNEL);
+	if (!err) {
+		rocectl_devs_gen++;
+		ib_set_client_data(ibdev, &rocectl_ib_client, rdev);
+		rocectl_nl_notify_dev(rdev, ROCECTL_CMD_DEV_ADD_NTF, NULL);
+	}
+	mutex_unlock(&rocectl_devs_lock);
+
+	if (err) {
+		pr_warn("cannot track RDMA device %s: %d\n", rdev->name, err);
+		kfree(rdev);
+	}
+	return err;
+}
+
+static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
+{
+	struct rocectl_dev *rdev = client_data;
+
+	mutex_lock(&rocectl_devs_lock);
+	/* Devices do not go away when only rocectl does: stay quiet then. */
+	if (!rocectl_unloading)
+		rocectl_nl_notify_dev(rdev, ROCECTL_CMD_DEV_DEL_NTF, NULL);
+	xa_erase(&rocectl_devs, rdev->index);
+	rocectl_devs_gen++;
+	mutex_unlock(&rocectl_devs_lock);
+	kfree(rdev);
+}
+
+static void rocectl_ib_rename(struct ib_device *ibdev, void *client_data)
+{
+	struct rocectl_dev *rdev = client_data;
+	char prev[IB_DEVICE_NAME_MAX];
+
+	mutex_lock(&rocectl_devs_lock);
+	strscpy(prev, rdev->name, sizeof(prev));
+	strscpy(rdev->name, dev_name(&ibdev->dev), sizeof(rdev->name));
+	rocectl_devs_gen++;
+	rocectl_nl_notify_dev(rdev, ROCECTL_CMD_DEV_RENAME_NTF, prev);
+	mutex_unlock(&rocectl_devs_lock);
+}
+
+static struct ib_client rocectl_ib_client = {
+	.name = "rocectl",
+	.add = rocectl_ib_add,
+	.remove = rocectl_ib_remove,
+	.rename = rocectl_ib_rename,
+	/* We only read device and port state: no kernel verbs needed. */
+	.no_kverbs_req = 1,
+};
+
+int rocectl_devices_init(void)
+{
+	return ib_register_client(&rocectl_ib_client);
+}
+
+void rocectl_devices_exit(void)
+{
+	mutex_lock(&rocectl_devs_lock);
+	rocectl_unloading = true;
+	mutex_unlock(&rocectl_devs_lock);
+	ib_unregister_client(&rocectl_ib_client);
+	WARN_ON(!xa_empty(&rocectl_devs));
+	xa_destroy(&rocectl_devs);
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "rocectl" generic netlink family: strict per-command policies,
+ * device queries and the "events" multicast group.
+ */
+#include <net/genetlink.h>
+#include "rocectl.h"
+
+enum rocectl_mcgrp {
+	ROCECTL_MCGRP_EVENTS_ID,
+};
+
+static const struct genl_multicast_group rocectl_mcgrps[] = {
+	[ROCECTL_MCGRP_EVENTS_ID] = { .name = ROCECTL_MCGRP_EVENTS },
+};
+
+static const struct nla_policy rocectl_dev_get_policy[] = {
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING,
+				 .len = ROCECTL_DEV_NAME_MAX },
+};
+
+static struct genl_family rocectl_genl_family;
+
+static int rocectl_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev,
+			       u32 port)
+{
+	struct rocectl_port_info pi;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, ROCECTL_A_DEV_PORT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, ROCECTL_A_PORT_INDEX, port))
+		goto cancel;
+
+	/* A port that cannot be queried is still listed, by number only. */
+	if (!rocectl_port_query(ibdev, port, &pi)) {
+		if (nla_put_u8(skb, ROCECTL_A_PORT_STATE, pi.state) ||
+		    nla_put_u8(skb, ROCECTL_A_PORT_PHYS_STATE, pi.phys_state) ||
+		    nla_put_u8(skb, ROCECTL_A_PORT_LINK_LAYER, pi.link_layer) ||
+		    nla_put_u32(skb, ROCECTL_A_PORT_ROCE, pi.roce) ||
+		    nla_put_u32(skb, ROCECTL_A_PORT_GID_TYPES, pi.gid_types) ||
+		    nla_put_u32(skb, ROCECTL_A_PORT_ACTIVE_MTU, pi.active_mtu) ||
+		    nla_put_u32(skb, ROCECTL_A_PORT_MAX_MTU, pi.max_mtu))
+			goto cancel;
+		if (pi.netdev_ifindex &&
+		    (nla_put_u32(skb, ROCECTL_A_PORT_NETDEV_INDEX,
+				 pi.netdev_ifindex) ||
+		     nla_put_string(skb, ROCECTL_A_PORT_NETDEV_NAME,
+				    pi.netdev_name)))
+			goto cancel;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/* One device message; DEL and RENAME notifications carry the identity only. */
+static int rocectl_nl_fill_dev(struct sk_buff *skb,
+			       const struct rocectl_dev *rdev, u8 cmd,
+			       u32 portid, u32 seq, int flags,
+			       struct netlink_callback *cb,
+			       const char *prev_name)
+{
+	struct ib_device *ibdev = rdev->ibdev;
+	void *hdr;
+	u32 port;
+
+	hdr = genlmsg_put(skb, portid, seq, &rocectl_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+
+	if (nla_put_u32(skb, ROCECTL_A_DEV_INDEX, rdev->index) ||
+	    nla_put_string(skb, ROCECTL_A_DEV_NAME, rdev->name))
+		goto cancel;
+	if (prev_name && nla_put_string(skb, ROCECTL_A_DEV_PREV_NAME, prev_name))
+		goto cancel;
+	if (cmd == ROCECTL_CMD_DEV_DEL_NTF || cmd == ROCECTL_CMD_DEV_RENAME_NTF)
+		goto done;
+
+	if (nla_put_u32(skb, ROCECTL_A_DEV_DRIVER, rocectl_dev_driver(rdev)) ||
+	    nla_put_string(skb, ROCECTL_A_DEV_DRIVER_NAME,
+			   rocectl_dev_driver_name(rdev)) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_DEV_NODE_GUID,
+			      be64_to_cpu(ibdev->node_guid), ROCECTL_A_PAD) ||
+	    nla_put_u32(skb, ROCECTL_A_DEV_NUM_PORTS,
+			rdma_end_port(ibdev) - rdma_start_port(ibdev) + 1))
+		goto cancel;
+	rdma_for_each_port(ibdev, port)
+		if (rocectl_nl_put_port(skb, ibdev, port))
+			goto cancel;
+done:
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* Called with rocectl_devs_lock held, from the ib_client callbacks. */
+void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
+			   const char *prev_name)
+{
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&rocectl_genl_family, &init_net,
+				ROCECTL_MCGRP_EVENTS_ID))
+		return;
+
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	if (rocectl_nl_fill_dev(skb, rdev, cmd, 0, 0, 0, NULL, prev_name)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast(&rocectl_genl_family, skb, 0,
+			  ROCECTL_MCGRP_EVENTS_ID, GFP_KERNEL);
+}
+
+/* The device a request names by index, name or both; extack says why not. */
+static struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
+					       struct netlink_ext_ack *extack)
+{
+	struct nlattr *ia = attrs[ROCECTL_A_DEV_INDEX];
+	struct nlattr *na = attrs[ROCECTL_A_DEV_NAME];
+	struct rocectl_dev *rdev = NULL, *named;
+
+	if (!ia && !na) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "an RDMA device is required: give its index or name");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, ROCECTL_A_DEV_NAME);
+		return ERR_PTR(-EINVAL);
+	}
+	if (ia) {
+		rdev = rocectl_dev_by_index(nla_get_u32(ia));
+		if (!rdev) {
+			ROCECTL_ERR_ATTR(extack, ia, "no RDMA device has this index");
+			return ERR_PTR(-ENODEV);
+		}
+	}
+	if (na) {
+		named = rocectl_dev_by_name(nla_data(na));
+		if (!named) {
+			ROCECTL_ERR_ATTR(extack, na, "no RDMA device has this name");
+			return ERR_PTR(-ENODEV);
+		}
+		if (rdev && rdev != named) {
+			ROCECTL_ERR_ATTR(extack, na,
+					 "device index and name refer to different devices");
+			return ERR_PTR(-EINVAL);
+		}
+		rdev = named;
+	}
+	return rdev;
+}
+
+static int rocectl_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rocectl_dev *rdev;
+	struct sk_buff *msg;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&rocectl_devs_lock);
+	rdev = rocectl_nl_find_dev(info->attrs, info->extack);
+	if (IS_ERR(rdev))
+		err = PTR_ERR(rdev);
+	else
+		err = rocectl_nl_fill_dev(msg, rdev, ROCECTL_CMD_DEV_GET,
+					  info->snd_portid, info->snd_seq, 0,
+					  NULL, NULL);
+	mutex_unlock(&rocectl_devs_lock);
+
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int rocectl_nl_dev_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	unsigned long index = cb->args[0];
+	struct rocectl_dev *rdev;
+	int err = 0;
+
+	if (info->attrs[ROCECTL_A_DEV_INDEX] || info->attrs[ROCECTL_A_DEV_NAME]) {
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "a device dump takes no device: use a plain get");
+		return -EINVAL;
+	}
+
+	mutex_lock(&rocectl_devs_lock);
+	cb->seq = rocectl_devs_gen;
+	while ((rdev = rocectl_dev_next(&index))) {
+		err = rocectl_nl_fill_dev(skb, rdev, ROCECTL_CMD_DEV_GET,
+					  NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, NLM_F_MULTI, cb,
+					  NULL);
+		if (err)
+			break;
+		index++;
+	}
+	mutex_unlock(&rocectl_devs_lock);
+	cb->args[0] = index;
+
+	/* A full skb is not an error as long as it holds something. */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+static const struct genl_ops rocectl_genl_ops[] = {
+	{
+		.cmd = ROCECTL_CMD_DEV_GET,
+		.doit = rocectl_nl_dev_get_doit,
+		.dumpit = rocectl_nl_dev_get_dumpit,
+		.policy = rocectl_dev_get_policy,
+		.maxattr = ARRAY_SIZE(rocectl_dev_get_policy) - 1,
+	},
+};
+
+static struct genl_family rocectl_genl_family __ro_after_init = {
+	.name = ROCECTL_GENL_NAME,
+	.version = ROCECTL_GENL_VERSION,
+	.maxattr = ROCECTL_A_MAX,
+	.module = THIS_MODULE,
+	.ops = rocectl_genl_ops,
+	.n_ops = ARRAY_SIZE(rocectl_genl_ops),
+	.mcgrps = rocectl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(rocectl_mcgrps),
+	/* resv_start_op 0: every command is new, so strict validation for all. */
+};
+
+int __init rocectl_nl_init(void)
+{
+	return genl_register_family(&rocectl_genl_family);
+}
+
+void rocectl_nl_exit(void)
+{
+	genl_unregister_family(&rocectl_genl_family);
+}

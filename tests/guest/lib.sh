@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the guest scenarios: results, waiting, kernel-log checks and
+# the soft-RoCE topologies. Results are lines "ok - SCENARIO: TEST" or
+# "not ok - SCENARIO: TEST # WHY", on stdout and in $RESULTS.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ROCECTL=$ROOT/user/rocectl
+MODULE=$ROOT/rocectl.ko
+NLRAW="python3 $ROOT/tests/tools/nlraw.py"
+RESULTS=${RESULTS:-${ROCECTL_OUT:-/tmp}/results.tap}
+SCENARIO=${SCENARIO:-$(basename "$0" .sh)}
+# Every command that could hang is bounded by this many seconds.
+T=${T:-20}
+
+# --- results ---------------------------------------------------------------
+RET=0
+MSG=
+
+# Record a failure of the current test (the first reason is kept).
+fail() {
+	if [ $RET -eq 0 ]; then
+		MSG="$*"
+	fi
+	RET=1
+}
+
+# check_eq ACTUAL EXPECTED WHAT
+check_eq() {
+	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
+}
+
+# check_match TEXT REGEX WHAT
+check_match() {
+	printf '%s' "$1" | grep -Eq -- "$2" || fail "$3: '$2' not in: $(printf '%s' "$1" | head -c 300)"
+}
+
+# log_test NAME: report the current test and reset for the next one.
+log_test() {
+	local line
+	if [ $RET -eq 0 ]; then
+		line="ok - $SCENARIO: $1"
+	else
+		line="not ok - $SCENARIO: $1 # $MSG"
+	fi
+	echo "$line"
+	echo "$line" >> "$RESULTS"
+	RET=0
+	MSG=
+}
+
+# --- waiting ---------------------------------------------------------------
+# busywait TIMEOUT_MS CMD...: poll CMD until it succeeds or time runs out.
+busywait() {
+	local timeout_ms=$1 start now
+	shift
+	start=$(date +%s%3N)
+	while :; do
+		"$@" && return 0
+		now=$(date +%s%3N)
+		[ $((now - start)) -ge "$timeout_ms" ] && return 1
+		sleep 0.05
+	done
+}
+
+# --- kernel log ------------------------------------------------------------
+KMSG_BAD='BUG:|WARNING:|Oops|general protection|Kernel panic|KASAN|UBSAN|kmemleak|lockdep|possible circular|possible recursive|inconsistent lock|suspicious RCU|refcount_t:|Call Trace|list_add corruption|list_del corruption|ODEBUG'
+KMSG_MARK=0
+
+kmsg_mark() {
+	KMSG_MARK=$(dmesg | wc -l)
+}
+
+# The bad lines logged since the last mark.
+kmsg_bad() {
+	dmesg | tail -n +$((KMSG_MARK + 1)) | grep -E "$KMSG_BAD"
+}
+
+# A test of its own: the kernel said nothing bad during the scenario.
+kmsg_check() {
+	local bad
+	bad=$(kmsg_bad)
+	[ -z "$bad" ] || fail "kernel log: $(echo "$bad" | head -n 3 | tr '\n' '|')"
+	log_test "kernel log clean"
+}
+
+# --- module and devices ----------------------------------------------------
+rc() {
+	timeout "$T" "$ROCECTL" "$@"
+}
+
+module_load() {
+	modprobe ib_core && insmod "$MODULE"
+}
+
+module_unload() {
+	! grep -q '^rocectl ' /proc/modules || rmmod rocectl
+}
+
+# veth pair veth$1/veth$2 carrying 192.0.2.$1/24 and 192.0.2.$2/24.
+veth_pair() {
+	ip link add "veth$1" type veth peer name "veth$2" || return 1
+	ip addr add "192.0.2.$1/24" dev "veth$1"
+	ip addr add "192.0.2.$2/24" dev "veth$2"
+	ip link set "veth$1" up && ip link set "veth$2" up
+}
+
+# rxe_add NAME NETDEV
+rxe_add() {
+	modprobe rdma_rxe && timeout "$T" rdma link add "$1" type rxe netdev "$2"
+}
+
+rxe_del() {
+	timeout "$T" rdma link del "$1"
+}
+
+# json PYTHON-EXPR FILE: evaluate an expression over the JSON document j.
+json() {
+	python3 -c "import json,sys; j=json.load(open(sys.argv[2])); print($1)" "$1" "$2"
+}
+
+# Background helpers (monitors, traffic) never outlive their scenario.
+trap 'kill $(jobs -p) 2>/dev/null' EXIT

@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs in the guest: every scenario in turn, each bounded in time and
+# started from a clean slate, results appended to $RESULTS.
+here=$(cd "$(dirname "$0")" && pwd)
+export RESULTS=${ROCECTL_OUT:-/tmp}/results.tap
+: > "$RESULTS"
+
+SCENARIOS=${SCENARIOS:-"devices"}
+
+clean_slate() {
+	grep -q '^rocectl ' /proc/modules && rmmod rocectl
+	for l in $(rdma link show 2>/dev/null | awk '{print $2}' | cut -d/ -f1); do
+		timeout 20 rdma link del "$l"
+	done
+	for v in $(ip -o link show type veth | awk -F': ' '{print $2}' | cut -d@ -f1); do
+		ip link del "$v" 2>/dev/null
+	done
+	grep -q '^rdma_rxe ' /proc/modules && rmmod rdma_rxe
+	return 0
+}
+
+for s in $SCENARIOS; do
+	clean_slate
+	echo "# scenario $s"
+	SCENARIO=$s timeout -k 5 "${SCENARIO_TIMEOUT:-300}" bash "$here/$s.sh"
+	code=$?
+	if [ $code -eq 124 ] || [ $code -eq 137 ]; then
+		echo "not ok - $s: finished in time # timed out" | tee -a "$RESULTS"
+	fi
+done
+clean_slate
+exit 0

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Boot Debian's kernel under QEMU (software emulation) with this machine's
+# root shared read-only, run one job in it and bring its results back.
+#
+#   tests/qemu/vm.sh OUTDIR COMMAND [ARG...]
+#
+# OUTDIR receives job.log (the job's output), status (its exit code),
+# dmesg (the guest's kernel log) and console.log. The exit status is the
+# job's, or 125 if the guest died before the job finished.
+# Environment: KVER (guest kernel), VM_TIMEOUT (seconds, default 900),
+# VM_MEM (MiB, default 2048).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../kver.sh"
+
+out=$1; shift
+[ $# -gt 0 ] || { echo "usage: $0 OUTDIR COMMAND [ARG...]" >&2; exit 2; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out/status" "$out/job.log" "$out/dmesg" "$out/console.log"
+
+initrd=$("$here/mkinitramfs.sh" "$KVER")
+
+printf '%s\n' "$PWD" > "$out/cwd"
+{
+	printf 'export KVER=%q\n' "$KVER"
+	printf '%q ' "$@"
+	echo
+} > "$out/job"
+
+timeout --foreground -k 10 "${VM_TIMEOUT:-900}" \
+	qemu-system-x86_64 -m "${VM_MEM:-2048}" -smp 2 -cpu max \
+	-display none -monitor none -nic none -no-reboot \
+	-serial "file:$out/console.log" \
+	-kernel "/boot/vmlinuz-$KVER" -initrd "$initrd" \
+	-append "console=ttyS0 quiet panic=-1 ROCECTL_GUEST_INIT=$here/guest-init.sh" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs "local,path=$out,mount_tag=results,security_model=none" \
+	</dev/null >"$out/qemu.log" 2>&1 || true
+
+if [ ! -s "$out/status" ]; then
+	echo "guest died before its job finished; console:" >&2
+	tail -n 40 "$out/console.log" >&2 || true
+	exit 125
+fi
+exit "$(cat "$out/status")"

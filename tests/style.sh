@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Style gates: checkpatch (from linux-source-6.1) and sparse on the kernel
+# code, -Werror on the tool. Prints "ok - style: ..." lines; exit 1 on failure.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+. tests/kver.sh
+cache=${ROCECTL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rocectl}
+status=0
+
+result() {
+	if [ "$2" = 0 ]; then
+		echo "ok - style: $1"
+	else
+		echo "not ok - style: $1 # $3"
+		status=1
+	fi
+}
+
+# checkpatch.pl and its data files, taken once from the kernel source tarball.
+cp_dir=$cache/checkpatch
+if [ ! -x "$cp_dir/checkpatch.pl" ]; then
+	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+	if [ -n "$tarball" ]; then
+		mkdir -p "$cp_dir"
+		top=$(basename "$tarball" .tar.xz)
+		tar -xJf "$tarball" -C "$cp_dir" --strip-components=2 \
+			"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
+			"$top/scripts/const_structs.checkpatch" 2>/dev/null
+	fi
+fi
+if [ -x "$cp_dir/checkpatch.pl" ]; then
+	files=$(ls kernel/*.c kernel/*.h include/uapi/linux/*.h include/*.h)
+	out=$("$cp_dir/checkpatch.pl" --no-tree --strict --terse --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+		-f $files 2>&1 | grep -E '(ERROR|WARNING|CHECK):')
+	[ -z "$out" ]
+	result "checkpatch --strict clean on kernel/ and include/" $? "$(echo "$out" | head -n 5 | tr '\n' '|')"
+else
+	result "checkpatch available (install linux-source-6.1)" 1 "no checkpatch.pl"
+fi
+
+if command -v sparse > /dev/null; then
+	out=$(make -s -C "/lib/modules/$KVER/build" M="$ROOT" C=2 \
+		CF="-D__CHECK_ENDIAN__" modules 2>&1 | grep -E "^$ROOT/(kernel|include)/.*(warning|error):")
+	[ -z "$out" ]
+	result "sparse (C=2) clean on kernel/" $? "$(echo "$out" | head -n 5 | tr '\n' '|')"
+else
+	result "sparse available (install sparse)" 1 "no sparse"
+fi
+
+out=$(make -s -C user clean all CFLAGS="-O2 -g" 2>&1)
+result "the tool builds with -Wall -Wextra -Werror" $? "$(echo "$out" | tail -n 5 | tr '\n' '|')"
+exit $status

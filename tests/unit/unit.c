@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the rocectl tool: argument parsing, the JSON writer, the
+ * one printing path (a device message printed as text and as JSON), and
+ * error sentences. Built and run under ASan/UBSan.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <libmnl/libmnl.h>
+#include <linux/rocectl.h>
+
+#include "dev.h"
+#include "json_writer.h"
+#include "nl.h"
+#include "output.h"
+#include "rocectl.h"
+#include "utils.h"
+
+static int failed;
+
+static void report(const char *name, int ok, const char *got, const char *want)
+{
+	if (ok) {
+		printf("ok - unit: %s\n", name);
+		return;
+	}
+	failed++;
+	printf("not ok - unit: %s # got [%s] want [%s]\n", name,
+	       got ? got : "", want ? want : "");
+}
+
+static void check_str(const char *name, const char *got, const char *want)
+{
+	report(name, !strcmp(got, want), got, want);
+}
+
+/* Runs fn with the output redirected to a string. */
+static char *capture(void (*fn)(void *), void *arg, int json, int pretty)
+{
+	static char *buf;
+	size_t len;
+	FILE *f;
+
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	out_init(f, json, pretty);
+	fn(arg);
+	fclose(f);
+	return buf;
+}
+
+static void test_matches(void)
+{
+	report("matches: prefix of a keyword", matches("d", "dev") && matches("dev", "dev"), NULL, NULL);
+	report("matches: longer or empty words do not", !matches("devx", "dev") && !matches("", "dev") && !matches("x", "dev"), NULL, NULL);
+}
+
+static void test_parse_u32(void)
+{
+	static const struct { const char *s; int err; uint32_t v; } cases[] = {
+		{ "0", 0, 0 }, { "42", 0, 42 }, { "0x10", 0, 16 },
+		{ "4294967295", 0, 4294967295U }, { "4294967296", -ERANGE, 0 },
+		{ "99999999999999999999999", -ERANGE, 0 }, { "-1", -EINVAL, 0 },
+		{ "12a", -EINVAL, 0 }, { "", -EINVAL, 0 }, { " 1", -EINVAL, 0 },
+		{ "+1", -EINVAL, 0 },
+	};
+	unsigned int i;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t v = 0;
+		int err = parse_u32(cases[i].s, &v);
+
+		if (err != cases[i].err || (!err && v != cases[i].v)) {
+			printf("# parse_u32(\"%s\") = %d, %u\n", cases[i].s, err, v);
+			ok = 0;
+		}
+	}
+	report("parse_u32: bounds, bases, junk", ok, NULL, NULL);
+}
+
+static void json_doc(void *arg)
+{
+	(void)arg;
+	out_begin_list();
+	out_open_object(NULL);
+	out_str("s", "s %s ", "a\"b\\c\n\t\x01");
+	out_uint("n", "n %lu ", 18446744073709551615UL);
+	out_int("i", "i %ld ", -5);
+	out_bool("b", "b %s ", true);
+	out_open_array("a");
+	out_str(NULL, NULL, "x");
+	out_uint(NULL, NULL, 1);
+	out_close_array();
+	out_open_object("o");
+	out_close_object();
+	out_close_object();
+	out_nl();
+	out_end_list();
+}
+
+static void test_json(void)
+{
+	check_str("json: compact document with escaping",
+		  capture(json_doc, NULL, 1, 0),
+		  "[{\"s\":\"a\\\"b\\\\c\\n\\t\\u0001\",\"n\":18446744073709551615,"
+		  "\"i\":-5,\"b\":true,\"a\":[\"x\",1],\"o\":{}}]\n");
+	check_str("json: pretty document",
+		  capture(json_doc, NULL, 1, 1),
+		  "[\n    {\n        \"s\": \"a\\\"b\\\\c\\n\\t\\u0001\",\n"
+		  "        \"n\": 18446744073709551615,\n        \"i\": -5,\n"
+		  "        \"b\": true,\n        \"a\": [\n            \"x\",\n"
+		  "            1\n        ],\n        \"o\": {}\n    }\n]\n");
+	check_str("text: the same calls print text",
+		  capture(json_doc, NULL, 0, 0),
+		  "s a\"b\\c\n\t\x01 n 18446744073709551615 i -5 b true \n");
+}
+
+/* A DEV_GET reply as the kernel builds it. */
+static struct nlmsghdr *dev_msg(char *buf)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	struct nlattr *port;
+
+	g->cmd = ROCECTL_CMD_DEV_GET;
+	mnl_attr_put_u32(nlh, ROCECTL_A_DEV_INDEX, 3);
+	mnl_attr_put_strz(nlh, ROCECTL_A_DEV_NAME, "rxe0");
+	mnl_attr_put_u32(nlh, ROCECTL_A_DEV_DRIVER, ROCECTL_DRIVER_RXE);
+	mnl_attr_put_strz(nlh, ROCECTL_A_DEV_DRIVER_NAME, "rdma_rxe");
+	mnl_attr_put_u64(nlh, ROCECTL_A_DEV_NODE_GUID, 0x505400fffe123456ULL);
+	mnl_attr_put_u32(nlh, ROCECTL_A_DEV_NUM_PORTS, 1);
+	port = mnl_attr_nest_start(nlh, ROCECTL_A_DEV_PORT);
+	mnl_attr_put_u32(nlh, ROCECTL_A_PORT_INDEX, 1);
+	mnl_attr_put_u8(nlh, ROCECTL_A_PORT_STATE, ROCECTL_PORT_ACTIVE);
+	mnl_attr_put_u8(nlh, ROCECTL_A_PORT_PHYS_STATE, ROCECTL_PORT_PHYS_LINK_UP);
+	mnl_attr_put_u8(nlh, ROCECTL_A_PORT_LINK_LAYER, ROCECTL_LINK_LAYER_ETHERNET);
+	mnl_attr_put_u32(nlh, ROCECTL_A_PORT_ROCE, ROCECTL_ROCE_V2);
+	mnl_attr_put_u32(nlh, ROCECTL_A_PORT_GID_TYPES, ROCECTL_GID_TYPE_ROCE_V1 | ROCECTL_GID_TYPE_ROCE_V2);
+	mnl_attr_put_u32(nlh, ROCECTL_A_PORT_ACTIVE_MTU, 1024);
+	mnl_attr_put_u32(nlh, ROCECTL_A_PORT_MAX_MTU, 4096);
+	mnl_attr_put_u32(nlh, ROCECTL_A_PORT_NETDEV_INDEX, 7);
+	mnl_attr_put_strz(nlh, ROCECTL_A_PORT_NETDEV_NAME, "veth0");
+	mnl_attr_nest_end(nlh, port);
+	/* An attribute from a newer module is ignored, not an error. */
+	mnl_attr_put_u32(nlh, ROCECTL_A_MAX + 10, 1);
+	return nlh;
+}
+
+struct dev_arg {
+	const struct nlmsghdr *nlh;
+	bool details;
+};
+
+static void print_dev(void *arg)
+{
+	struct dev_arg *a = arg;
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+
+	if (dev_parse(a->nlh, tb) < 0)
+		return;
+	out_begin_list();
+	out_open_object(NULL);
+	dev_print_fields(a->nlh, tb, a->details);
+	out_close_object();
+	out_nl();
+	out_end_list();
+}
+
+static void test_dev_print(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct dev_arg a = { dev_msg(buf), false };
+
+	check_str("dev: text",
+		  capture(print_dev, &a, 0, 0),
+		  "3: rxe0: driver rdma_rxe node_guid 5054:00ff:fe12:3456 ports 1 \n"
+		  "    port 1 state ACTIVE physical_state LINK_UP link_layer ethernet "
+		  "roce v2 mtu 1024 netdev veth0 \n");
+	check_str("dev: JSON carries the same fields",
+		  capture(print_dev, &a, 1, 0),
+		  "[{\"ifindex\":3,\"ifname\":\"rxe0\",\"driver\":\"rdma_rxe\","
+		  "\"node_guid\":\"5054:00ff:fe12:3456\",\"num_ports\":1,\"ports\":[{"
+		  "\"port\":1,\"state\":\"ACTIVE\",\"physical_state\":\"LINK_UP\","
+		  "\"link_layer\":\"ethernet\",\"roce\":[\"v2\"],\"mtu\":1024,"
+		  "\"netdev\":\"veth0\"}]}]\n");
+	a.details = true;
+	check_str("dev: details in text",
+		  capture(print_dev, &a, 0, 0),
+		  "3: rxe0: driver rdma_rxe node_guid 5054:00ff:fe12:3456 backend rxe ports 1 \n"
+		  "    port 1 state ACTIVE physical_state LINK_UP link_layer ethernet "
+		  "roce v2 mtu 1024 netdev veth0 netdev_index 7 max_mtu 4096 "
+		  "gid_types RoCEv1,RoCEv2 \n");
+}
+
+/* A truncated port nest must not be read past its end. */
+static void test_dev_malformed(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	struct dev_arg a = { nlh, true };
+
+	g->cmd = ROCECTL_CMD_DEV_GET;
+	mnl_attr_put_u32(nlh, ROCECTL_A_DEV_INDEX, 1);
+	mnl_attr_put_u16(nlh, ROCECTL_A_DEV_NUM_PORTS, 1);	/* wrong size */
+	mnl_attr_put(nlh, ROCECTL_A_DEV_NAME, 4, "rxe0");	/* no NUL */
+	check_str("dev: attributes of the wrong size or type are skipped",
+		  capture(print_dev, &a, 0, 0), "1: \n");
+}
+
+struct err_arg {
+	int err;
+	const char *msg, *attr, *missing;
+};
+
+static char *capture_error(const struct err_arg *e)
+{
+	static char *buf;
+	size_t len;
+	FILE *f;
+
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	nl_print_error(f, e->err, e->msg, e->attr, e->missing);
+	fclose(f);
+	return buf;
+}
+
+static void test_errors(void)
+{
+	struct err_arg e1 = { ENODEV, "rocectl: no RDMA device has this name", "dev-name", "" };
+	struct err_arg e2 = { EINVAL, "rocectl: an RDMA device is required: give its index or name", "", "dev-name" };
+	struct err_arg e3 = { ENODEV, "", "", "" };
+	struct err_arg e4 = { EPERM, "", "", "" };
+	struct err_arg e5 = { EOPNOTSUPP, "", "", "" };
+
+	check_str("error: extack message and attribute", capture_error(&e1),
+		  "Error: rocectl: no RDMA device has this name (attribute dev-name).\n");
+	check_str("error: missing attribute", capture_error(&e2),
+		  "Error: rocectl: an RDMA device is required: give its index or name (missing attribute dev-name).\n");
+	check_str("error: errno only", capture_error(&e3),
+		  "Error: kernel answers: No such device.\n");
+	check_str("error: permission", capture_error(&e4),
+		  "Error: permission denied: this needs CAP_NET_ADMIN (run as root).\n");
+	check_str("error: unknown command means an older module", capture_error(&e5),
+		  "Error: the loaded rocectl module does not know this command: it is older than this tool.\n");
+	check_str("error: attribute names", nl_attr_name(ROCECTL_A_DEV_INDEX), "dev-index");
+	report("error: unknown attribute has no name", nl_attr_name(999) == NULL, NULL, NULL);
+}
+
+static int called;
+
+static int cmd_a(struct rocectl *rc)
+{
+	(void)rc;
+	called = 1;
+	return EXIT_OK;
+}
+
+static int cmd_b(struct rocectl *rc)
+{
+	called = 2;
+	return args_done(rc);
+}
+
+static void test_dispatch(void)
+{
+	static const struct cmd cmds[] = { { "show", cmd_a }, { "set", cmd_b }, { NULL, NULL } };
+	char *v1[] = { "s" }, *v2[] = { "set", "x" }, *v3[] = { "bogus" };
+	struct rocectl rc = { .argc = 0 };
+	int ret;
+
+	called = 0;
+	ret = dispatch(&rc, "obj", cmds);
+	report("dispatch: no command runs the first", ret == EXIT_OK && called == 1, NULL, NULL);
+	rc.argc = 1, rc.argv = v1, called = 0;
+	ret = dispatch(&rc, "obj", cmds);
+	report("dispatch: a prefix picks the first match in order", ret == EXIT_OK && called == 1, NULL, NULL);
+	rc.argc = 2, rc.argv = v2, called = 0;
+	ret = dispatch(&rc, "obj", cmds);
+	report("dispatch: leftover arguments are a usage error", ret == EXIT_USAGE && called == 2, NULL, NULL);
+	rc.argc = 1, rc.argv = v3, called = 0;
+	ret = dispatch(&rc, "obj", cmds);
+	report("dispatch: unknown command is a usage error", ret == EXIT_USAGE && called == 0, NULL, NULL);
+}
+
+int main(void)
+{
+	test_matches();
+	test_parse_u32();
+	test_json();
+	test_dev_print();
+	test_dev_malformed();
+	test_errors();
+	test_dispatch();
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/* rocectl monitor: print the module's events until interrupted. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/genetlink.h>
+
+#include "dev.h"
+#include "output.h"
+#include "rocectl.h"
+#include "utils.h"
+
+/* Which objects' events to print. */
+#define MON_DEV (1U << 0)
+
+struct monitor {
+	struct rocectl *rc;
+	unsigned int objects;
+};
+
+static void monitor_on_signal(int sig)
+{
+	(void)sig;	/* only here so that the wait for events is interrupted */
+}
+
+static const char *dev_event_name(unsigned int cmd)
+{
+	switch (cmd) {
+	case ROCECTL_CMD_DEV_ADD_NTF:
+		return "add";
+	case ROCECTL_CMD_DEV_DEL_NTF:
+		return "del";
+	case ROCECTL_CMD_DEV_RENAME_NTF:
+		return "rename";
+	default:
+		return NULL;
+	}
+}
+
+static int monitor_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	struct monitor *mon = data;
+	const char *event;
+
+	if (nlh->nlmsg_type != mon->rc->nl.family_id ||
+	    mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+		return MNL_CB_OK;
+
+	event = dev_event_name(genl->cmd);
+	if (!event || !(mon->objects & MON_DEV))
+		return MNL_CB_OK;
+	if (dev_parse(nlh, tb) < 0)
+		return MNL_CB_OK;
+
+	out_open_object(NULL);
+	out_str("object", "[%s ", "dev");
+	out_str("event", "%s] ", event);
+	dev_print_fields(nlh, tb, mon->rc->details);
+	out_close_object();
+	out_nl();
+	return MNL_CB_OK;
+}
+
+static int monitor_help(struct rocectl *rc)
+{
+	(void)rc;
+	printf("Usage: rocectl monitor [ all | dev ]\n"
+	       "Prints the module's events as they happen, until interrupted:\n"
+	       "  dev    RDMA devices added, removed or renamed\n"
+	       "With -j, one JSON object per line.\n");
+	return EXIT_OK;
+}
+
+int cmd_monitor(struct rocectl *rc)
+{
+	struct monitor mon = { .rc = rc, .objects = 0 };
+	struct sigaction sa;
+	const char *word;
+	int err;
+
+	while ((word = arg_next(rc))) {
+		if (matches(word, "help"))
+			return monitor_help(rc);
+		else if (matches(word, "all"))
+			mon.objects |= ~0U;
+		else if (matches(word, "dev"))
+			mon.objects |= MON_DEV;
+		else {
+			fprintf(stderr, "Error: unknown monitor object \"%s\": try \"rocectl monitor help\".\n",
+				word);
+			return EXIT_USAGE;
+		}
+	}
+	if (!mon.objects)
+		mon.objects = ~0U;
+
+	err = rocectl_connect(rc);
+	if (!err)
+		err = nl_subscribe(&rc->nl);
+	if (err)
+		return err;
+
+	/* No SA_RESTART: a signal ends the wait for the next event. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = monitor_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	return nl_listen(&rc->nl, monitor_cb, &mon);
+}

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Talking to the rocectl generic netlink family with libmnl. Extended acks
+ * are always on, so a refused request comes back as the kernel's sentence
+ * and the attribute it points at, not just an errno.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/rocectl.h>
+
+#include "nl.h"
+#include "rocectl.h"
+
+#define NL_BUF_SIZE (64 * 1024)
+
+static const char *const nl_attr_names[] = {
+	[ROCECTL_A_DEV_INDEX] = "dev-index",
+	[ROCECTL_A_DEV_NAME] = "dev-name",
+	[ROCECTL_A_DEV_PREV_NAME] = "dev-prev-name",
+	[ROCECTL_A_DEV_DRIVER] = "dev-driver",
+	[ROCECTL_A_DEV_DRIVER_NAME] = "dev-driver-name",
+	[ROCECTL_A_DEV_NODE_GUID] = "dev-node-guid",
+	[ROCECTL_A_DEV_NUM_PORTS] = "dev-num-ports",
+	[ROCECTL_A_DEV_PORT] = "dev-port",
+};
+
+const char *nl_attr_name(unsigned int type)
+{
+	if (type < sizeof(nl_attr_names) / sizeof(nl_attr_names[0]) &&
+	    nl_attr_names[type])
+		return nl_attr_names[type];
+	return NULL;
+}
+
+/* What the kernel said about a refused request. */
+struct nl_error {
+	int err;
+	char msg[256];
+	char attr[48];
+	char missing[48];
+};
+
+struct nl_ctx {
+	struct nl *nl;
+	mnl_cb_t cb;
+	void *data;
+	struct nl_error *e;
+};
+
+static void nl_attr_label(char *buf, size_t len, unsigned int type)
+{
+	const char *name = nl_attr_name(type);
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "attribute type %u", type);
+}
+
+static int nl_extack_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	unsigned int type = mnl_attr_get_type(attr);
+
+	if (type <= NLMSGERR_ATTR_MAX)
+		tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static void nl_parse_extack(struct nl_ctx *ctx, const struct nlmsghdr *nlh,
+			    unsigned int offset)
+{
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = {};
+	const struct nlmsghdr *req = ctx->nl->req;
+	struct nl_error *e = ctx->e;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	if (mnl_attr_parse(nlh, offset, nl_extack_cb, tb) < 0)
+		return;
+
+	if (tb[NLMSGERR_ATTR_MSG] &&
+	    mnl_attr_validate(tb[NLMSGERR_ATTR_MSG], MNL_TYPE_NUL_STRING) == 0)
+		snprintf(e->msg, sizeof(e->msg), "%s",
+			 mnl_attr_get_str(tb[NLMSGERR_ATTR_MSG]));
+
+	/* The offset points into our own request: name the attribute there. */
+	if (tb[NLMSGERR_ATTR_OFFS] && req &&
+	    mnl_attr_validate(tb[NLMSGERR_ATTR_OFFS], MNL_TYPE_U32) == 0) {
+		uint32_t offs = mnl_attr_get_u32(tb[NLMSGERR_ATTR_OFFS]);
+
+		if (offs >= mnl_nlmsg_size(GENL_HDRLEN) &&
+		    offs + sizeof(struct nlattr) <= req->nlmsg_len) {
+			const struct nlattr *bad = (const void *)((const char *)req + offs);
+
+			nl_attr_label(e->attr, sizeof(e->attr),
+				      mnl_attr_get_type(bad));
+		}
+	}
+	if (tb[NLMSGERR_ATTR_MISS_TYPE] &&
+	    mnl_attr_validate(tb[NLMSGERR_ATTR_MISS_TYPE], MNL_TYPE_U32) == 0)
+		nl_attr_label(e->missing, sizeof(e->missing),
+			      mnl_attr_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]));
+}
+
+static int nl_cb_error(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_ctx *ctx = data;
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	unsigned int hlen = sizeof(*err);
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*err)) {
+		ctx->e->err = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (err->error == 0)
+		return MNL_CB_STOP;	/* the ack */
+
+	ctx->e->err = -err->error;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		hlen += mnl_nlmsg_get_payload_len(&err->msg);
+	nl_parse_extack(ctx, nlh, hlen);
+	return MNL_CB_ERROR;
+}
+
+/* A dump ends with DONE, which carries the error of a failed dump. */
+static int nl_cb_done(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_ctx *ctx = data;
+	int err;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(int))
+		return MNL_CB_STOP;
+	memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (err >= 0)
+		return MNL_CB_STOP;
+	ctx->e->err = -err;
+	nl_parse_extack(ctx, nlh, sizeof(int));
+	return MNL_CB_ERROR;
+}
+
+static int nl_cb_data(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_ctx *ctx = data;
+
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		ctx->nl->dump_interrupted = true;
+	return ctx->cb ? ctx->cb(nlh, ctx->data) : MNL_CB_OK;
+}
+
+static mnl_cb_t nl_ctl_cbs[NLMSG_MIN_TYPE] = {
+	[NLMSG_ERROR] = nl_cb_error,
+	[NLMSG_DONE] = nl_cb_done,
+};
+
+/* Send a request and process replies until ack, DONE or error: 0 or -errno. */
+static int nl_exchange(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		       void *data, struct nl_error *e)
+{
+	struct nl_ctx ctx = { .nl = nl, .cb = cb, .data = data, .e = e };
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	nl->req = nlh;
+	nl->dump_interrupted = false;
+	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0) {
+		e->err = errno;
+		return -e->err;
+	}
+	/* Replies overwrite the buffer the request was built in: keep a copy. */
+	nlh = memcpy(nl->buf + NL_BUF_SIZE, nlh, nlh->nlmsg_len);
+	nl->req = nlh;
+
+	do {
+		ret = mnl_socket_recvfrom(nl->sock, nl->buf, NL_BUF_SIZE);
+		if (ret < 0) {
+			if (errno == EINTR)
+				continue;
+			e->err = errno;
+			break;
+		}
+		ret = mnl_cb_run2(nl->buf, ret, nlh->nlmsg_seq, nl->portid,
+				  nl_cb_data, &ctx, nl_ctl_cbs, NLMSG_MIN_TYPE);
+		if (ret < 0 && !e->err)
+			e->err = errno ? errno : EPROTO;
+	} while (ret > 0);
+
+	nl->req = NULL;
+	return -e->err;
+}
+
+void nl_print_error(FILE *f, int err, const char *msg, const char *attr,
+		    const char *missing)
+{
+	if (msg && *msg) {
+		fprintf(f, "Error: %s", msg);
+		if (attr && *attr)
+			fprintf(f, " (attribute %s)", attr);
+		if (missing && *missing)
+			fprintf(f, " (missing attribute %s)", missing);
+		fprintf(f, ".\n");
+	}
+
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		fprintf(f, "Error: permission denied: this needs CAP_NET_ADMIN (run as root).\n");
+		break;
+	case EOPNOTSUPP:
+		if (!(msg && *msg))
+			fprintf(f, "Error: the loaded rocectl module does not know this command: it is older than this tool.\n");
+		break;
+	default:
+		if (!(msg && *msg))
+			fprintf(f, "Error: kernel answers: %s.\n", strerror(err));
+	}
+}
+
+static int nl_report(const struct nl_error *e)
+{
+	nl_print_error(stderr, e->err, e->msg, e->attr, e->missing);
+	return EXIT_FAILED;
+}
+
+struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+	struct genlmsghdr *genl;
+
+	nlh->nlmsg_type = nl->family_id;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = cmd;
+	genl->version = ROCECTL_GENL_VERSION;
+	return nlh;
+}
+
+int nl_run(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	struct nl_error e;
+
+	if (nl_exchange(nl, nlh, cb, data, &e) < 0)
+		return nl_report(&e);
+	if (nl->dump_interrupted)
+		fprintf(stderr, "Warning: devices changed during the dump; run the command again for a consistent view.\n");
+	return EXIT_OK;
+}
+
+/* Family resolution: id, version and the events group, from the controller. */
+static int nl_group_cb(const struct nlattr *grp, void *data)
+{
+	struct nl *nl = data;
+	const struct nlattr *name = NULL, *id = NULL, *a;
+
+	mnl_attr_for_each_nested(a, grp) {
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
+		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			name = a;
+		else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+			 mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+			id = a;
+	}
+	if (name && id && !strcmp(mnl_attr_get_str(name), ROCECTL_MCGRP_EVENTS))
+		nl->events_group = mnl_attr_get_u32(id);
+	return MNL_CB_OK;
+}
+
+static int nl_family_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct nl *nl = data;
+	const struct nlattr *grp;
+
+	switch (mnl_attr_get_type(attr)) {
+	case CTRL_ATTR_FAMILY_ID:
+		if (mnl_attr_validate(attr, MNL_TYPE_U16) == 0)
+			nl->family_id = mnl_attr_get_u16(attr);
+		break;
+	case CTRL_ATTR_VERSION:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			nl->family_version = mnl_attr_get_u32(attr);
+		break;
+	case CTRL_ATTR_MCAST_GROUPS:
+		mnl_attr_for_each_nested(grp, attr)
+			nl_group_cb(grp, nl);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int nl_family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, GENL_HDRLEN, nl_family_attr_cb, data) < 0 ?
+	       MNL_CB_ERROR : MNL_CB_OK;
+}
+
+int nl_open(struct nl *nl, bool quiet)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *genl;
+	struct nl_error e;
+	int one = 1;
+
+	memset(nl, 0, sizeof(*nl));
+	/* The second half keeps a copy of the request in flight. */
+	nl->buf = malloc(2 * NL_BUF_SIZE);
+	if (!nl->buf) {
+		fprintf(stderr, "Error: out of memory.\n");
+		return EXIT_FAILED;
+	}
+	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl->sock) {
+		fprintf(stderr, "Error: cannot open a generic netlink socket: %s.\n",
+			strerror(errno));
+		nl_close(nl);
+		return EXIT_FAILED;
+	}
+	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
+	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		fprintf(stderr, "Error: cannot bind the netlink socket: %s.\n",
+			strerror(errno));
+		nl_close(nl);
+		return EXIT_FAILED;
+	}
+	nl->portid = mnl_socket_get_portid(nl->sock);
+	nl->seq = time(NULL);
+
+	nlh = mnl_nlmsg_put_header(nl->buf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ++nl->seq;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = CTRL_CMD_GETFAMILY;
+	genl->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ROCECTL_GENL_NAME);
+
+	if (nl_exchange(nl, nlh, nl_family_cb, nl, &e) < 0) {
+		nl_close(nl);
+		if (e.err == ENOENT) {
+			if (!quiet)
+				fprintf(stderr, "Error: the rocectl kernel module is not loaded: run modprobe rocectl.\n");
+			return EXIT_NO_MODULE;
+		}
+		return quiet ? EXIT_FAILED : nl_report(&e);
+	}
+	if (!nl->family_id) {
+		fprintf(stderr, "Error: the kernel did not say which id the rocectl family has.\n");
+		nl_close(nl);
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
+void nl_close(struct nl *nl)
+{
+	if (nl->sock)
+		mnl_socket_close(nl->sock);
+	free(nl->buf);
+	nl->sock = NULL;
+	nl->buf = NULL;
+}
+
+int nl_subscribe(struct nl *nl)
+{
+	if (!nl->events_group) {
+		fprintf(stderr, "Error: the rocectl module has no \"%s\" group.\n",
+			ROCECTL_MCGRP_EVENTS);
+		return EXIT_FAILED;
+	}
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
+				  &nl->events_group, sizeof(nl->events_group)) < 0) {
+		fprintf(stderr, "Error: cannot join the rocectl events group: %s.\n",
+			strerror(errno));
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
+/* Until a signal interrupts the wait (the caller's handler sets *stop). */
+int nl_listen(struct nl *nl, mnl_cb_t cb, void *data)
+{
+	int ret;
+
+	for (;;) {
+		ret = mnl_socket_recvfrom(nl->sock, nl->buf, NL_BUF_SIZE);
+		if (ret < 0) {
+			if (errno == EINTR)
+				return EXIT_OK;
+			if (errno == ENOBUFS) {
+				fprintf(stderr, "Warning: events were lost: the receive buffer overflowed.\n");
+				continue;
+			}
+			fprintf(stderr, "Error: receiving events: %s.\n", strerror(errno));
+			return EXIT_FAILED;
+		}
+		ret = mnl_cb_run(nl->buf, ret, 0, 0, cb, data);
+		if (ret < 0) {
+			fprintf(stderr, "Error: a malformed event: %s.\n", strerror(errno));
+			return EXIT_FAILED;
+		}
+	}
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Talking to the rocectl generic netlink family with libmnl: family and
+ * group resolution, requests, and errors turned into sentences.
+ */
+#ifndef ROCECTL_NL_H
+#define ROCECTL_NL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <libmnl/libmnl.h>
+
+struct nl {
+	struct mnl_socket *sock;
+	char *buf;
+	uint16_t family_id;
+	uint32_t family_version;
+	uint32_t events_group;
+	uint32_t portid;
+	uint32_t seq;
+	const struct nlmsghdr *req;	/* the request in flight, for error offsets */
+	bool dump_interrupted;
+};
+
+/* Returns an exit code (EXIT_OK on success) after printing any error. */
+int nl_open(struct nl *nl, bool quiet);
+void nl_close(struct nl *nl);
+
+/* A request for cmd in nl->buf; add attributes with mnl_attr_put_*(). */
+struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags);
+
+/*
+ * Send the request and feed every reply message to cb (NULL: expect an
+ * ack only). Returns an exit code after printing any error.
+ */
+int nl_run(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
+
+/* Join the events group; then nl_listen() feeds notifications to cb. */
+int nl_subscribe(struct nl *nl);
+int nl_listen(struct nl *nl, mnl_cb_t cb, void *data);
+
+/* The name of a top-level attribute, for error messages. */
+const char *nl_attr_name(unsigned int type);
+
+/* What the user reads when the kernel refuses a request (exported for tests). */
+void nl_print_error(FILE *f, int err, const char *msg, const char *attr,
+		    const char *missing);
+
+#endif

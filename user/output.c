@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one printing path for text and JSON. Outside a list (monitor),
+ * each top-level object is one JSON line, flushed at once.
+ */
+#include <stdarg.h>
+#include <inttypes.h>
+
+#include "json_writer.h"
+#include "output.h"
+
+static struct {
+	FILE *f;
+	bool json;
+	bool in_list;
+	int objects;		/* open objects and arrays, for JSON lines */
+	struct json_writer jw;
+} out = { .f = NULL };
+
+void out_init(FILE *f, bool json, bool pretty)
+{
+	out.f = f;
+	out.json = json;
+	out.in_list = false;
+	out.objects = 0;
+	jw_init(&out.jw, f, pretty);
+}
+
+bool out_is_json(void)
+{
+	return out.json;
+}
+
+void out_begin_list(void)
+{
+	out.in_list = true;
+	if (out.json)
+		jw_start_array(&out.jw);
+}
+
+void out_end_list(void)
+{
+	if (out.json) {
+		jw_end_array(&out.jw);
+		fputc('\n', out.f);
+	}
+	out.in_list = false;
+	fflush(out.f);
+}
+
+static void out_name(const char *name)
+{
+	if (name)
+		jw_name(&out.jw, name);
+}
+
+void out_open_object(const char *name)
+{
+	if (!out.json)
+		return;
+	out_name(name);
+	jw_start_object(&out.jw);
+	out.objects++;
+}
+
+void out_close_object(void)
+{
+	if (!out.json)
+		return;
+	jw_end_object(&out.jw);
+	/* A finished top-level record outside a list is one JSON line. */
+	if (--out.objects == 0 && !out.in_list) {
+		fputc('\n', out.f);
+		jw_init(&out.jw, out.f, out.jw.pretty);
+		fflush(out.f);
+	}
+}
+
+void out_open_array(const char *name)
+{
+	if (!out.json)
+		return;
+	out_name(name);
+	jw_start_array(&out.jw);
+	out.objects++;
+}
+
+void out_close_array(void)
+{
+	if (!out.json)
+		return;
+	jw_end_array(&out.jw);
+	out.objects--;
+}
+
+void out_str(const char *key, const char *fmt, const char *value)
+{
+	if (out.json) {
+		if (key) {
+			jw_name(&out.jw, key);
+			jw_string(&out.jw, value);
+		} else if (!fmt) {
+			jw_string(&out.jw, value);	/* array element */
+		}
+	} else if (fmt) {
+		fprintf(out.f, fmt, value);
+	}
+}
+
+void out_uint(const char *key, const char *fmt, uint64_t value)
+{
+	if (out.json) {
+		if (key)
+			jw_name(&out.jw, key);
+		if (key || !fmt)
+			jw_uint(&out.jw, value);
+	} else if (fmt) {
+		fprintf(out.f, fmt, value);
+	}
+}
+
+void out_int(const char *key, const char *fmt, int64_t value)
+{
+	if (out.json) {
+		if (key)
+			jw_name(&out.jw, key);
+		if (key || !fmt)
+			jw_int(&out.jw, value);
+	} else if (fmt) {
+		fprintf(out.f, fmt, value);
+	}
+}
+
+void out_bool(const char *key, const char *fmt, bool value)
+{
+	if (out.json) {
+		if (key)
+			jw_name(&out.jw, key);
+		if (key || !fmt)
+			jw_bool(&out.jw, value);
+	} else if (fmt) {
+		fprintf(out.f, fmt, value ? "true" : "false");
+	}
+}
+
+void out_text(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (out.json)
+		return;
+	va_start(ap, fmt);
+	vfprintf(out.f, fmt, ap);
+	va_end(ap);
+}
+
+void out_nl(void)
+{
+	if (!out.json) {
+		fputc('\n', out.f);
+		if (!out.in_list)
+			fflush(out.f);
+	}
+}
+
+void out_flush(void)
+{
+	fflush(out.f);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one printing path: every field is printed by one call that serves
+ * both the text output and the JSON output (-j, -p).
+ */
+#ifndef ROCECTL_OUTPUT_H
+#define ROCECTL_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+void out_init(FILE *f, bool json, bool pretty);
+bool out_is_json(void);
+
+/* A document: in JSON, a top-level array of objects (a dump's records). */
+void out_begin_list(void);
+void out_end_list(void);
+
+/* Objects and arrays; name is NULL inside an array. */
+void out_open_object(const char *name);
+void out_close_object(void);
+void out_open_array(const char *name);
+void out_close_array(void);
+
+/*
+ * A field: text mode prints fmt with the value (fmt NULL: nothing),
+ * JSON mode prints "key": value (key NULL: nothing, for text decoration).
+ */
+void out_str(const char *key, const char *fmt, const char *value);
+void out_uint(const char *key, const char *fmt, uint64_t value);
+void out_int(const char *key, const char *fmt, int64_t value);
+void out_bool(const char *key, const char *fmt, bool value);
+/* Text only. */
+void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* End of a text line; ends a JSON-lines record when not inside a list. */
+void out_nl(void);
+void out_flush(void);
+
+#endif

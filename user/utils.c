@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command-line helpers shared by the objects. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocectl.h"
+#include "utils.h"
+
+bool matches(const char *arg, const char *word)
+{
+	size_t len = strlen(arg);
+
+	return len > 0 && len <= strlen(word) && !strncmp(arg, word, len);
+}
+
+int parse_u32(const char *s, uint32_t *v)
+{
+	unsigned long long n;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	n = strtoull(s, &end, 0);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || n > UINT32_MAX)
+		return -ERANGE;
+	*v = n;
+	return 0;
+}
+
+const char *arg_peek(const struct rocectl *rc)
+{
+	return rc->argc > 0 ? rc->argv[0] : NULL;
+}
+
+const char *arg_next(struct rocectl *rc)
+{
+	if (rc->argc <= 0)
+		return NULL;
+	rc->argc--;
+	return *rc->argv++;
+}
+
+int args_done(const struct rocectl *rc)
+{
+	if (rc->argc <= 0)
+		return EXIT_OK;
+	fprintf(stderr, "Error: unexpected argument \"%s\".\n", rc->argv[0]);
+	return EXIT_USAGE;
+}
+
+int dispatch(struct rocectl *rc, const char *object, const struct cmd *cmds)
+{
+	const char *word = arg_peek(rc);
+	const struct cmd *c;
+
+	if (!word)
+		return cmds[0].fn(rc);
+	for (c = cmds; c->name; c++) {
+		if (matches(word, c->name)) {
+			arg_next(rc);
+			return c->fn(rc);
+		}
+	}
+	fprintf(stderr, "Error: unknown %s command \"%s\": try \"rocectl %s help\".\n",
+		object, word, object);
+	return EXIT_USAGE;
+}
+
+int rocectl_connect(struct rocectl *rc)
+{
+	if (rc->nl.sock)
+		return EXIT_OK;
+	return nl_open(&rc->nl, false);
+}

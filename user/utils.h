@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command-line helpers shared by the objects. */
+#ifndef ROCECTL_UTILS_H
+#define ROCECTL_UTILS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct rocectl;
+
+/* iproute2-style keyword match: arg is a non-empty prefix of word. */
+bool matches(const char *arg, const char *word);
+
+/* Whole-string unsigned parse (decimal or 0x hex): 0, -EINVAL or -ERANGE. */
+int parse_u32(const char *s, uint32_t *v);
+
+/* The current argument, or NULL at the end; and advancing past it. */
+const char *arg_peek(const struct rocectl *rc);
+const char *arg_next(struct rocectl *rc);
+
+/* Refuse leftover arguments: EXIT_OK, or EXIT_USAGE with a message. */
+int args_done(const struct rocectl *rc);
+
+/* One entry of a command table: keyword, handler, one line of help. */
+struct cmd {
+	const char *name;
+	int (*fn)(struct rocectl *rc);
+};
+
+/*
+ * Run the command the next argument names (the first entry without one),
+ * or complain in terms of the object.
+ */
+int dispatch(struct rocectl *rc, const char *object, const struct cmd *cmds);
+
+#endif
