@@ -13,4 +13,12 @@
 #error "rocectl needs Linux 6.1 or newer"
 #endif
 
+/* __assign_str() lost its source argument in 6.10: no feature to probe. */
+#include <linux/version.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define rocectl_assign_str(dst, src) __assign_str(dst)
+#else
+#define rocectl_assign_str(dst, src) __assign_str(dst, src)
+#endif
+
 #endif /* _ROCECTL_COMPAT_H */

@@ -19,6 +19,12 @@ static DEFINE_XARRAY(rocectl_devs);
 static bool rocectl_unloading;
 static struct ib_client rocectl_ib_client;
 
+/* For the QP hooks and the packet path: the caller holds rcu_read_lock(). */
+struct rocectl_dev *rocectl_dev_lookup_rcu(u32 index)
+{
+	return xa_load(&rocectl_devs, index);
+}
+
 struct rocectl_dev *rocectl_dev_by_index(u32 index)
 {
 	lockdep_assert_held(&rocectl_devs_lock);
@@ -162,6 +168,9 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 	rdev->ibdev = ibdev;
 	rdev->index = ibdev->index;
 	strscpy(rdev->name, dev_name(&ibdev->dev), sizeof(rdev->name));
+	xa_init_flags(&rdev->qps, XA_FLAGS_LOCK_BH);
+	/* The module sees the packets of software RoCE only. */
+	rdev->counts = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
 
 	mutex_lock(&rocectl_devs_lock);
 	err = xa_insert(&rocectl_devs, rdev->index, rdev, GFP_KERNEL);
@@ -175,8 +184,11 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 	if (err) {
 		pr_warn("cannot track RDMA device %s: %d\n", rdev->name, err);
 		kfree(rdev);
+		return err;
 	}
-	return err;
+	/* Published first, so QPs created during the scan are not missed. */
+	rocectl_qps_scan(rdev);
+	return 0;
 }
 
 static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
@@ -190,7 +202,9 @@ static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
 	xa_erase(&rocectl_devs, rdev->index);
 	rocectl_devs_gen++;
 	mutex_unlock(&rocectl_devs_lock);
-	kfree(rdev);
+	rocectl_qps_drain(rdev);
+	/* The QP hooks and the packet path may still be looking at it. */
+	kfree_rcu(rdev, rcu);
 }
 
 static void rocectl_ib_rename(struct ib_device *ibdev, void *client_data)
@@ -228,4 +242,6 @@ void rocectl_devices_exit(void)
 	ib_unregister_client(&rocectl_ib_client);
 	WARN_ON(!xa_empty(&rocectl_devs));
 	xa_destroy(&rocectl_devs);
+	/* Entries and devices are freed by RCU callbacks of this module. */
+	rcu_barrier();
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rocectl: observability and safety for RoCEv2 hosts.
- * Module entry: bring the netlink family up before the device registry so
- * that the first device's add notification has somewhere to go, and tear
- * them down in the opposite order.
+ * Module entry: the netlink family first, so that every event has
+ * somewhere to go; then the QP hooks, so that no QP created while devices
+ * are scanned is missed; then the device registry, which scans them; the
+ * packet path last. Torn down in the opposite order.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
@@ -18,19 +19,34 @@ static int __init rocectl_init(void)
 	if (err)
 		return err;
 
+	err = rocectl_qp_hooks_init();
+	if (err)
+		goto err_nl;
 	err = rocectl_devices_init();
-	if (err) {
-		rocectl_nl_exit();
-		return err;
-	}
+	if (err)
+		goto err_hooks;
+	err = rocectl_rxe_hooks_init();
+	if (err)
+		goto err_devices;
 
 	pr_info("version %s loaded, netlink family %s v%d\n",
 		ROCECTL_VERSION, ROCECTL_GENL_NAME, ROCECTL_GENL_VERSION);
 	return 0;
+
+err_devices:
+	rocectl_devices_exit();
+err_hooks:
+	rocectl_qp_hooks_exit();
+err_nl:
+	rocectl_nl_exit();
+	return err;
 }
 
 static void __exit rocectl_exit(void)
 {
+	rocectl_rxe_hooks_exit();
+	/* No handler runs once this returns; then the tables can go. */
+	rocectl_qp_hooks_exit();
 	rocectl_devices_exit();
 	rocectl_nl_exit();
 	pr_info("unloaded\n");

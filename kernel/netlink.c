@@ -20,7 +20,20 @@ static const struct nla_policy rocectl_dev_get_policy[] = {
 				 .len = ROCECTL_DEV_NAME_MAX },
 };
 
-static struct genl_family rocectl_genl_family;
+static struct netlink_range_validation rocectl_qpn_range __ro_after_init = {
+	.max = 0xffffff,	/* QPNs are 24 bits */
+};
+
+static const struct nla_policy rocectl_qp_get_policy[] = {
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING,
+				 .len = ROCECTL_DEV_NAME_MAX },
+	[ROCECTL_A_QP_NUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &rocectl_qpn_range),
+	[ROCECTL_A_QP_TYPE] = { .type = NLA_U8 },
+	[ROCECTL_A_QP_STATE] = NLA_POLICY_MAX(NLA_U8, ROCECTL_QPS_ERR),
+	[ROCECTL_A_QP_PORT] = { .type = NLA_U32 },
+	[ROCECTL_A_QP_PID] = { .type = NLA_U32 },
+};
 
 static int rocectl_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev,
 			       u32 port)
@@ -126,8 +139,8 @@ void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
 }
 
 /* The device a request names by index, name or both; extack says why not. */
-static struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
-					       struct netlink_ext_ack *extack)
+struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
+					struct netlink_ext_ack *extack)
 {
 	struct nlattr *ia = attrs[ROCECTL_A_DEV_INDEX];
 	struct nlattr *na = attrs[ROCECTL_A_DEV_NAME];
@@ -231,9 +244,16 @@ static const struct genl_ops rocectl_genl_ops[] = {
 		.policy = rocectl_dev_get_policy,
 		.maxattr = ARRAY_SIZE(rocectl_dev_get_policy) - 1,
 	},
+	{
+		.cmd = ROCECTL_CMD_QP_GET,
+		.doit = rocectl_nl_qp_get_doit,
+		.dumpit = rocectl_nl_qp_get_dumpit,
+		.policy = rocectl_qp_get_policy,
+		.maxattr = ARRAY_SIZE(rocectl_qp_get_policy) - 1,
+	},
 };
 
-static struct genl_family rocectl_genl_family __ro_after_init = {
+struct genl_family rocectl_genl_family __ro_after_init = {
 	.name = ROCECTL_GENL_NAME,
 	.version = ROCECTL_GENL_VERSION,
 	.maxattr = ROCECTL_A_MAX,

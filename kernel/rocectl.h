@@ -6,15 +6,93 @@
 #include <linux/if.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
+#include <linux/sched.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include <linux/rocectl.h>
 
-/* One RDMA device, from ib_client add() to remove(). */
+struct genl_family;
+struct genl_info;
+
+/*
+ * One RDMA device, from ib_client add() to remove(). Found under RCU by
+ * the QP hooks and the packet path, freed after a grace period.
+ */
 struct rocectl_dev {
 	struct ib_device *ibdev;
 	u32 index;
 	/* Our copy, updated in rename(): dev_name() may be freed under us. */
 	char name[IB_DEVICE_NAME_MAX];
+	/* QPN -> struct rocectl_qp; its lock also guards dead. */
+	struct xarray qps;
+	bool dead;
+	/* The module computes per-QP packet counters on this device. */
+	bool counts;
+	struct rcu_head rcu;
+};
+
+#define ROCECTL_QP_NSTATS (ROCECTL_A_QP_STAT_MAX - ROCECTL_A_QP_STAT_TX_PACKETS + 1)
+#define ROCECTL_STAT(attr) ((attr) - ROCECTL_A_QP_STAT_TX_PACKETS)
+
+/* Per-CPU counters of one QP: the packet path never shares a cache line. */
+struct rocectl_qp_pcpu {
+	u64_stats_t c[ROCECTL_QP_NSTATS];
+	struct u64_stats_sync syncp;
+};
+
+/* Congestion kinds, for the rate-limited qp_congestion tracepoint. */
+enum rocectl_cong {
+	ROCECTL_CONG_CE,
+	ROCECTL_CONG_CNP,
+	ROCECTL_CONG_BECN,
+	ROCECTL_CONG_NAK,
+	ROCECTL_CONG_RNR,
+	ROCECTL_CONG_RETRANS,
+	ROCECTL_CONG_OOS,
+	ROCECTL_CONG_NR,
+};
+
+/* What a QP is; copied out under rocectl_qp.lock. */
+struct rocectl_qp_info {
+	u32 qpn;
+	u8 type;
+	u8 state;
+	u8 kernel;
+	u8 has_path;		/* the fields from RTR on are valid */
+	u8 tclass;
+	u8 sl;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u32 port;
+	u32 dest_qpn;
+	u32 path_mtu;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+	u64 create_time;
+	u64 state_time;
+	u8 sgid[16];
+	u8 dgid[16];
+};
+
+/* One tracked QP, keyed by (device, QPN). */
+struct rocectl_qp {
+	spinlock_t lock;		/* info */
+	struct rocectl_qp_info info;
+	/* Identity only, never dereferenced: tells QPs that reuse a QPN apart. */
+	const struct ib_qp *ibqp;
+	u64 id;
+	struct rocectl_qp_pcpu __percpu *stats;	/* NULL: the module counts nothing */
+	/* Packet path PSN state (each direction is serialized by the driver). */
+	u32 tx_next_psn;
+	u32 rx_next_psn;
+	bool tx_psn_valid;
+	bool rx_psn_valid;
+	/* qp_congestion tracepoint: events since the last one, and when. */
+	atomic_t cong[ROCECTL_CONG_NR];
+	unsigned long cong_next;
+	struct rcu_head rcu;
 };
 
 /* What a port is, read on demand from ib_core. */
@@ -42,12 +120,45 @@ u32 rocectl_dev_driver(const struct rocectl_dev *rdev);
 const char *rocectl_dev_driver_name(const struct rocectl_dev *rdev);
 int rocectl_port_query(struct ib_device *ibdev, u32 port,
 		       struct rocectl_port_info *pi);
+struct rocectl_dev *rocectl_dev_lookup_rcu(u32 index);
+
+/* qps.c: the QP table of each device. */
+extern atomic_t rocectl_qps_gen;
+void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan);
+void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			 int mask);
+struct rocectl_qp *rocectl_qp_find_rcu(struct rocectl_dev *rdev, u32 qpn);
+void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
+			  u64 id);
+void rocectl_qps_scan(struct rocectl_dev *rdev);
+void rocectl_qps_drain(struct rocectl_dev *rdev);
+void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
+			 u64 *stats);
+void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n);
+void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
+			   enum rocectl_cong kind);
+
+/* qp_hooks.c: kretprobes on ib_core's QP verbs. */
+int rocectl_qp_hooks_init(void);
+void rocectl_qp_hooks_exit(void);
+
+/* rxe_hooks.c: the soft-RoCE packet path, while rdma_rxe is loaded. */
+int rocectl_rxe_hooks_init(void);
+void rocectl_rxe_hooks_exit(void);
 
 /* netlink.c: the generic netlink family. */
 int rocectl_nl_init(void);
 void rocectl_nl_exit(void);
 void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
 			   const char *prev_name);
+void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
+			  const struct rocectl_qp_info *info, const u64 *stats,
+			  u8 cmd, int prev_state, u64 lifetime);
+int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
+					struct netlink_ext_ack *extack);
+extern struct genl_family rocectl_genl_family;
 
 /* Set an extack message and point it at the attribute it is about. */
 #define ROCECTL_ERR_ATTR(extack, attr, msg) do {		\

@@ -36,6 +36,46 @@
  *                                           the port (absent if none)
  *       ROCECTL_A_PORT_NETDEV_NAME  string  its name (absent if none)
  *
+ * ROCECTL_CMD_QP_GET (doit and dump, anyone; see "Who sees which QP" below)
+ *   Request, doit: the device (ROCECTL_A_DEV_INDEX or ROCECTL_A_DEV_NAME)
+ *   and ROCECTL_A_QP_NUM, all required.
+ *   Request, dump: optional filters, each narrowing the result:
+ *   ROCECTL_A_DEV_INDEX or ROCECTL_A_DEV_NAME, ROCECTL_A_QP_PORT,
+ *   ROCECTL_A_QP_PID, ROCECTL_A_QP_TYPE, ROCECTL_A_QP_STATE.
+ *   Reply: one message per QP:
+ *     ROCECTL_A_DEV_INDEX, ROCECTL_A_DEV_NAME  the device
+ *     ROCECTL_A_QP_NUM          u32     QP number (per device)
+ *     ROCECTL_A_QP_TYPE         u8      enum rocectl_qp_type
+ *     ROCECTL_A_QP_STATE        u8      enum rocectl_qp_state
+ *     ROCECTL_A_QP_PORT         u32     port, 0 until the QP is bound to one
+ *     ROCECTL_A_QP_PID          u32     owner's pid (thread group), 0 for
+ *                                       kernel QPs; kept after it exits
+ *     ROCECTL_A_QP_COMM         string  owner's command name, or the kernel
+ *                                       user's name (ib_core's caller)
+ *     ROCECTL_A_QP_KERNEL       u8      1 for a QP created by a kernel user
+ *     ROCECTL_A_QP_CREATE_TIME  u64     creation, ns since the epoch
+ *                                       (load time for QPs found at load)
+ *     ROCECTL_A_QP_STATE_TIME   u64     last state change, ns since the epoch
+ *     ROCECTL_A_QP_DEST_QPN     u32     remote QPN (connected QPs, from RTR)
+ *     ROCECTL_A_QP_SGID         binary  16-byte source GID (RoCE: the IPv6
+ *                                       or IPv4-mapped address)
+ *     ROCECTL_A_QP_DGID         binary  16-byte destination GID
+ *     ROCECTL_A_QP_TCLASS       u8      IP traffic class: DSCP << 2 | ECN
+ *     ROCECTL_A_QP_SL           u8      service level (the 802.1p priority
+ *                                       of RoCE frames)
+ *     ROCECTL_A_QP_PATH_MTU     u32     path MTU in bytes
+ *     ROCECTL_A_QP_TIMEOUT      u8      local ACK timeout exponent
+ *     ROCECTL_A_QP_RETRY_CNT    u8      retry count
+ *     ROCECTL_A_QP_RNR_RETRY    u8      RNR retry count
+ *     ROCECTL_A_QP_STATS        nest    counters the module computes from the
+ *                                       packets it sees (software RoCE only;
+ *                                       absent where it sees none), each u64:
+ *                                       ROCECTL_A_QP_STAT_* below
+ *   Attributes that are not known yet (no path before RTR) are absent.
+ *
+ * Who sees which QP: anyone may read every QP, as with rdma resource show;
+ *   pids are those of the initial pid namespace.
+ *
  * Notifications, on the multicast group ROCECTL_MCGRP_EVENTS ("events"):
  *
  * ROCECTL_CMD_DEV_ADD_NTF
@@ -46,6 +86,13 @@
  * ROCECTL_CMD_DEV_RENAME_NTF
  *   An RDMA device was renamed: ROCECTL_A_DEV_INDEX, ROCECTL_A_DEV_NAME
  *   (the new name), ROCECTL_A_DEV_PREV_NAME (the old one).
+ * ROCECTL_CMD_QP_CREATE_NTF
+ *   A QP was created: the attributes of a QP_GET reply known at creation.
+ * ROCECTL_CMD_QP_MODIFY_NTF
+ *   A QP changed state: a QP_GET reply plus ROCECTL_A_QP_PREV_STATE.
+ * ROCECTL_CMD_QP_DESTROY_NTF
+ *   A QP was destroyed: a QP_GET reply with its lifetime counters and
+ *   ROCECTL_A_QP_LIFETIME (u64, ns).
  */
 #ifndef _UAPI_LINUX_ROCECTL_H
 #define _UAPI_LINUX_ROCECTL_H
@@ -65,6 +112,10 @@ enum rocectl_cmd {
 	ROCECTL_CMD_DEV_ADD_NTF,
 	ROCECTL_CMD_DEV_DEL_NTF,
 	ROCECTL_CMD_DEV_RENAME_NTF,
+	ROCECTL_CMD_QP_GET,
+	ROCECTL_CMD_QP_CREATE_NTF,
+	ROCECTL_CMD_QP_MODIFY_NTF,
+	ROCECTL_CMD_QP_DESTROY_NTF,
 
 	__ROCECTL_CMD_MAX,
 	ROCECTL_CMD_MAX = __ROCECTL_CMD_MAX - 1
@@ -81,6 +132,27 @@ enum rocectl_attr {
 	ROCECTL_A_DEV_NODE_GUID,
 	ROCECTL_A_DEV_NUM_PORTS,
 	ROCECTL_A_DEV_PORT,
+	ROCECTL_A_QP_NUM,
+	ROCECTL_A_QP_TYPE,
+	ROCECTL_A_QP_STATE,
+	ROCECTL_A_QP_PREV_STATE,
+	ROCECTL_A_QP_PORT,
+	ROCECTL_A_QP_PID,
+	ROCECTL_A_QP_COMM,
+	ROCECTL_A_QP_KERNEL,
+	ROCECTL_A_QP_CREATE_TIME,
+	ROCECTL_A_QP_STATE_TIME,
+	ROCECTL_A_QP_DEST_QPN,
+	ROCECTL_A_QP_SGID,
+	ROCECTL_A_QP_DGID,
+	ROCECTL_A_QP_TCLASS,
+	ROCECTL_A_QP_SL,
+	ROCECTL_A_QP_PATH_MTU,
+	ROCECTL_A_QP_TIMEOUT,
+	ROCECTL_A_QP_RETRY_CNT,
+	ROCECTL_A_QP_RNR_RETRY,
+	ROCECTL_A_QP_STATS,
+	ROCECTL_A_QP_LIFETIME,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = __ROCECTL_A_MAX - 1
@@ -101,6 +173,59 @@ enum rocectl_port_attr {
 
 	__ROCECTL_A_PORT_MAX,
 	ROCECTL_A_PORT_MAX = __ROCECTL_A_PORT_MAX - 1
+};
+
+/*
+ * ROCECTL_A_QP_STATS: per-QP counters computed by the module from the
+ * RoCE packets software RoCE hands to the wire and receives (headers
+ * parsed as the InfiniBand specification defines them). Bytes are payload
+ * bytes: the message data, without headers, padding or ICRC.
+ */
+enum rocectl_qp_stat {
+	ROCECTL_A_QP_STAT_UNSPEC,
+	ROCECTL_A_QP_STAT_PAD,
+	ROCECTL_A_QP_STAT_TX_PACKETS,	/* RoCE packets sent */
+	ROCECTL_A_QP_STAT_TX_BYTES,	/* payload bytes sent */
+	ROCECTL_A_QP_STAT_RX_PACKETS,	/* RoCE packets received */
+	ROCECTL_A_QP_STAT_RX_BYTES,	/* payload bytes received */
+	ROCECTL_A_QP_STAT_RX_ECN_CE,	/* received with IP ECN = CE (11) */
+	ROCECTL_A_QP_STAT_RX_CNP,	/* CNPs (opcode 0x81) received */
+	ROCECTL_A_QP_STAT_TX_CNP,	/* CNPs sent */
+	ROCECTL_A_QP_STAT_RX_BECN,	/* received with the BTH BECN bit */
+	ROCECTL_A_QP_STAT_RX_NAK_SEQ,	/* PSN sequence error NAKs received */
+	ROCECTL_A_QP_STAT_TX_NAK_SEQ,	/* PSN sequence error NAKs sent */
+	ROCECTL_A_QP_STAT_RX_RNR_NAK,	/* RNR NAKs received */
+	ROCECTL_A_QP_STAT_TX_RNR_NAK,	/* RNR NAKs sent */
+	ROCECTL_A_QP_STAT_TX_RETRANS,	/* requests re-sent with an old PSN */
+	ROCECTL_A_QP_STAT_RX_DUP,	/* requests received with an old PSN */
+	ROCECTL_A_QP_STAT_RX_OUT_OF_SEQ,	/* requests received past a PSN gap */
+
+	__ROCECTL_A_QP_STAT_MAX,
+	ROCECTL_A_QP_STAT_MAX = __ROCECTL_A_QP_STAT_MAX - 1
+};
+
+/* QP types, numbered as the RDMA core numbers them. */
+enum rocectl_qp_type {
+	ROCECTL_QPT_SMI = 0,
+	ROCECTL_QPT_GSI = 1,
+	ROCECTL_QPT_RC = 2,
+	ROCECTL_QPT_UC = 3,
+	ROCECTL_QPT_UD = 4,
+	ROCECTL_QPT_RAW_PACKET = 8,
+	ROCECTL_QPT_XRC_INI = 9,
+	ROCECTL_QPT_XRC_TGT = 10,
+	ROCECTL_QPT_DRIVER = 0xff,
+};
+
+/* QP states, numbered as the RDMA core numbers them. */
+enum rocectl_qp_state {
+	ROCECTL_QPS_RESET,
+	ROCECTL_QPS_INIT,
+	ROCECTL_QPS_RTR,
+	ROCECTL_QPS_RTS,
+	ROCECTL_QPS_SQD,
+	ROCECTL_QPS_SQE,
+	ROCECTL_QPS_ERR,
 };
 
 /* Which driver serves a device; drivers rocectl has no backend for are OTHER. */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The QP control path of every RDMA device: kretprobes on the exported
+ * ib_core verbs every driver's QPs go through (user QPs via uverbs, kernel
+ * QPs via ib_create_qp() and friends). The kernel has no QP tracepoints.
+ * Handlers run with preemption disabled: no sleeping, GFP_ATOMIC.
+ */
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include "rocectl.h"
+
+/* Enough instances for verbs that sleep in the driver on many CPUs. */
+#define ROCECTL_MAXACTIVE 128
+
+struct rocectl_modify_args {
+	struct ib_qp *qp;
+	const struct ib_qp_attr *attr;
+	int mask;
+};
+
+struct rocectl_destroy_args {
+	const struct ib_qp *qp;
+	u32 dev_index;
+	u32 qpn;
+	u64 id;
+	bool skip;
+};
+
+static int rocectl_create_user_ret(struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	struct ib_qp *qp = (struct ib_qp *)regs_return_value(regs);
+
+	if (!IS_ERR_OR_NULL(qp))
+		rocectl_qp_created(qp, NULL, false);
+	return 0;
+}
+
+static int rocectl_create_kernel_ret(struct kretprobe_instance *ri,
+				     struct pt_regs *regs)
+{
+	struct ib_qp *qp = (struct ib_qp *)regs_return_value(regs);
+
+	/* create_qp() recorded the kernel user's name for resource tracking. */
+	if (!IS_ERR_OR_NULL(qp))
+		rocectl_qp_created(qp, qp->res.kern_name ?: "kernel", false);
+	return 0;
+}
+
+static int rocectl_modify_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct rocectl_modify_args *a = (void *)ri->data;
+
+	a->qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
+	a->attr = (const struct ib_qp_attr *)regs_get_kernel_argument(regs, 1);
+	a->mask = (int)regs_get_kernel_argument(regs, 2);
+	return 0;
+}
+
+/* The caller's attr is still alive: its frame is where we return to. */
+static int rocectl_modify_ret(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	struct rocectl_modify_args *a = (void *)ri->data;
+
+	if (!regs_return_value(regs))
+		rocectl_qp_modified(a->qp, a->attr, a->mask);
+	return 0;
+}
+
+static int rocectl_destroy_entry(struct kretprobe_instance *ri,
+				 struct pt_regs *regs)
+{
+	struct rocectl_destroy_args *a = (void *)ri->data;
+	struct ib_qp *qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+
+	/* The QP is freed by the time we return: note what names it now. */
+	a->skip = qp->real_qp != qp;
+	a->qp = qp;
+	a->dev_index = qp->device->index;
+	a->qpn = qp->qp_num;
+	a->id = 0;
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(a->dev_index);
+	e = rdev ? rocectl_qp_find_rcu(rdev, a->qpn) : NULL;
+	if (e && e->ibqp == qp)
+		a->id = e->id;
+	rcu_read_unlock();
+	return 0;
+}
+
+static int rocectl_destroy_ret(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	struct rocectl_destroy_args *a = (void *)ri->data;
+
+	if (!a->skip && !regs_return_value(regs))
+		rocectl_qp_destroyed(a->dev_index, a->qpn, a->qp, a->id);
+	return 0;
+}
+
+static struct kretprobe rocectl_qp_probes[] = {
+	{
+		.kp.symbol_name = "ib_create_qp_user",
+		.handler = rocectl_create_user_ret,
+	},
+	{
+		.kp.symbol_name = "ib_create_qp_kernel",
+		.handler = rocectl_create_kernel_ret,
+	},
+	{
+		.kp.symbol_name = "ib_modify_qp_with_udata",
+		.entry_handler = rocectl_modify_entry,
+		.handler = rocectl_modify_ret,
+		.data_size = sizeof(struct rocectl_modify_args),
+	},
+	{
+		.kp.symbol_name = "ib_modify_qp",
+		.entry_handler = rocectl_modify_entry,
+		.handler = rocectl_modify_ret,
+		.data_size = sizeof(struct rocectl_modify_args),
+	},
+	{
+		.kp.symbol_name = "ib_destroy_qp_user",
+		.entry_handler = rocectl_destroy_entry,
+		.handler = rocectl_destroy_ret,
+		.data_size = sizeof(struct rocectl_destroy_args),
+	},
+};
+
+static struct kretprobe *rocectl_qp_probe_ptrs[ARRAY_SIZE(rocectl_qp_probes)];
+
+int rocectl_qp_hooks_init(void)
+{
+	int i, err;
+
+	for (i = 0; i < ARRAY_SIZE(rocectl_qp_probes); i++) {
+		rocectl_qp_probes[i].maxactive = ROCECTL_MAXACTIVE;
+		rocectl_qp_probe_ptrs[i] = &rocectl_qp_probes[i];
+	}
+	err = register_kretprobes(rocectl_qp_probe_ptrs,
+				  ARRAY_SIZE(rocectl_qp_probe_ptrs));
+	if (err)
+		pr_err("cannot hook the RDMA core's QP verbs: %d\n", err);
+	return err;
+}
+
+void rocectl_qp_hooks_exit(void)
+{
+	int i;
+
+	unregister_kretprobes(rocectl_qp_probe_ptrs,
+			      ARRAY_SIZE(rocectl_qp_probe_ptrs));
+	for (i = 0; i < ARRAY_SIZE(rocectl_qp_probes); i++)
+		if (rocectl_qp_probes[i].nmissed)
+			pr_warn("%s: %d calls missed (too many at once)\n",
+				rocectl_qp_probes[i].kp.symbol_name,
+				rocectl_qp_probes[i].nmissed);
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * QP_GET (doit and filtered dump) and the QP notifications. Dumps walk
+ * devices under rocectl_devs_lock and each device's QPs under RCU, and
+ * resume from (device index, QPN).
+ */
+#include <net/genetlink.h>
+#include "rocectl.h"
+
+/* The "events" group is the family's first. */
+#define ROCECTL_MCGRP_EVENTS_ID 0
+
+struct rocectl_qp_filter {
+	u32 port, pid;
+	u8 type, state;
+	bool has_port, has_pid, has_type, has_state;
+};
+
+static int rocectl_nl_put_stats(struct sk_buff *skb, const u64 *stats)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(skb, ROCECTL_A_QP_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ROCECTL_QP_NSTATS; i++) {
+		if (nla_put_u64_64bit(skb, ROCECTL_A_QP_STAT_TX_PACKETS + i,
+				      stats[i], ROCECTL_A_QP_STAT_PAD)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int rocectl_nl_put_path(struct sk_buff *skb,
+			       const struct rocectl_qp_info *in)
+{
+	if (in->dest_qpn && nla_put_u32(skb, ROCECTL_A_QP_DEST_QPN, in->dest_qpn))
+		return -EMSGSIZE;
+	if (in->path_mtu && nla_put_u32(skb, ROCECTL_A_QP_PATH_MTU, in->path_mtu))
+		return -EMSGSIZE;
+	if (!in->has_path)
+		return 0;
+	if (nla_put(skb, ROCECTL_A_QP_SGID, 16, in->sgid) ||
+	    nla_put(skb, ROCECTL_A_QP_DGID, 16, in->dgid) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_TCLASS, in->tclass) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_SL, in->sl) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_TIMEOUT, in->timeout) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_RETRY_CNT, in->retry_cnt) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_RNR_RETRY, in->rnr_retry))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* One QP message; stats NULL where the module counts nothing. */
+static int rocectl_nl_fill_qp(struct sk_buff *skb,
+			      const struct rocectl_dev *rdev,
+			      const struct rocectl_qp_info *in,
+			      const u64 *stats, u8 cmd, u32 portid, u32 seq,
+			      int flags, struct netlink_callback *cb,
+			      int prev_state, u64 lifetime)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &rocectl_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+
+	if (nla_put_u32(skb, ROCECTL_A_DEV_INDEX, rdev->index) ||
+	    nla_put_string(skb, ROCECTL_A_DEV_NAME, rdev->name) ||
+	    nla_put_u32(skb, ROCECTL_A_QP_NUM, in->qpn) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_TYPE, in->type) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_STATE, in->state) ||
+	    nla_put_u32(skb, ROCECTL_A_QP_PORT, in->port) ||
+	    nla_put_u32(skb, ROCECTL_A_QP_PID, in->pid) ||
+	    nla_put_string(skb, ROCECTL_A_QP_COMM, in->comm) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_KERNEL, in->kernel) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_QP_CREATE_TIME, in->create_time,
+			      ROCECTL_A_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_QP_STATE_TIME, in->state_time,
+			      ROCECTL_A_PAD) ||
+	    rocectl_nl_put_path(skb, in))
+		goto cancel;
+	if (prev_state >= 0 &&
+	    nla_put_u8(skb, ROCECTL_A_QP_PREV_STATE, prev_state))
+		goto cancel;
+	if (cmd == ROCECTL_CMD_QP_DESTROY_NTF &&
+	    nla_put_u64_64bit(skb, ROCECTL_A_QP_LIFETIME, lifetime, ROCECTL_A_PAD))
+		goto cancel;
+	if (stats && rocectl_nl_put_stats(skb, stats))
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* From the QP hooks: atomic context. */
+void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
+			  const struct rocectl_qp_info *info, const u64 *stats,
+			  u8 cmd, int prev_state, u64 lifetime)
+{
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&rocectl_genl_family, &init_net,
+				ROCECTL_MCGRP_EVENTS_ID))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	if (!skb)
+		return;
+	if (rocectl_nl_fill_qp(skb, rdev, info, stats, cmd, 0, 0, 0, NULL,
+			       prev_state, lifetime)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast(&rocectl_genl_family, skb, 0, ROCECTL_MCGRP_EVENTS_ID,
+			  GFP_ATOMIC);
+}
+
+int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u64 stats[ROCECTL_QP_NSTATS];
+	struct rocectl_qp_info in;
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+	struct sk_buff *msg;
+	bool counts = false;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, ROCECTL_A_QP_NUM))
+		return -EINVAL;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&rocectl_devs_lock);
+	rdev = rocectl_nl_find_dev(info->attrs, info->extack);
+	if (IS_ERR(rdev)) {
+		err = PTR_ERR(rdev);
+		goto out;
+	}
+	rcu_read_lock();
+	e = rocectl_qp_find_rcu(rdev, nla_get_u32(info->attrs[ROCECTL_A_QP_NUM]));
+	if (e) {
+		rocectl_qp_snapshot(e, &in, stats);
+		counts = e->stats;
+	}
+	rcu_read_unlock();
+	if (!e) {
+		ROCECTL_ERR_ATTR(info->extack, info->attrs[ROCECTL_A_QP_NUM],
+				 "the device has no QP with this number");
+		err = -ENOENT;
+		goto out;
+	}
+	err = rocectl_nl_fill_qp(msg, rdev, &in, counts ? stats : NULL,
+				 ROCECTL_CMD_QP_GET, info->snd_portid,
+				 info->snd_seq, 0, NULL, -1, 0);
+out:
+	mutex_unlock(&rocectl_devs_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static bool rocectl_qp_match(const struct rocectl_qp_filter *f,
+			     const struct rocectl_qp_info *in)
+{
+	return (!f->has_port || in->port == f->port) &&
+	       (!f->has_pid || in->pid == f->pid) &&
+	       (!f->has_type || in->type == f->type) &&
+	       (!f->has_state || in->state == f->state);
+}
+
+static void rocectl_qp_filter_parse(struct nlattr **attrs,
+				    struct rocectl_qp_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (attrs[ROCECTL_A_QP_PORT]) {
+		f->has_port = true;
+		f->port = nla_get_u32(attrs[ROCECTL_A_QP_PORT]);
+	}
+	if (attrs[ROCECTL_A_QP_PID]) {
+		f->has_pid = true;
+		f->pid = nla_get_u32(attrs[ROCECTL_A_QP_PID]);
+	}
+	if (attrs[ROCECTL_A_QP_TYPE]) {
+		f->has_type = true;
+		f->type = nla_get_u8(attrs[ROCECTL_A_QP_TYPE]);
+	}
+	if (attrs[ROCECTL_A_QP_STATE]) {
+		f->has_state = true;
+		f->state = nla_get_u8(attrs[ROCECTL_A_QP_STATE]);
+	}
+}
+
+/* The QPs of one device from *qpn on; -EMSGSIZE leaves *qpn where to resume. */
+static int rocectl_nl_dump_dev_qps(struct sk_buff *skb,
+				   struct netlink_callback *cb,
+				   struct rocectl_dev *rdev,
+				   const struct rocectl_qp_filter *f,
+				   unsigned long *qpn)
+{
+	u64 stats[ROCECTL_QP_NSTATS];
+	struct rocectl_qp_info in;
+	struct rocectl_qp *e;
+	int err = 0;
+
+	rcu_read_lock();
+	xa_for_each_start(&rdev->qps, *qpn, e, *qpn) {
+		rocectl_qp_snapshot(e, &in, e->stats ? stats : NULL);
+		if (!rocectl_qp_match(f, &in))
+			continue;
+		err = rocectl_nl_fill_qp(skb, rdev, &in, e->stats ? stats : NULL,
+					 ROCECTL_CMD_QP_GET,
+					 NETLINK_CB(cb->skb).portid,
+					 cb->nlh->nlmsg_seq, NLM_F_MULTI, cb,
+					 -1, 0);
+		if (err)
+			break;
+	}
+	rcu_read_unlock();
+	return err;
+}
+
+int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	unsigned long dev_index = cb->args[0], qpn = cb->args[1];
+	struct rocectl_dev *rdev, *only = NULL;
+	struct rocectl_qp_filter f;
+	int err = 0;
+
+	if (info->attrs[ROCECTL_A_QP_NUM]) {
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "a QP dump takes no QP number: use a plain get");
+		return -EINVAL;
+	}
+	rocectl_qp_filter_parse(info->attrs, &f);
+
+	mutex_lock(&rocectl_devs_lock);
+	if (info->attrs[ROCECTL_A_DEV_INDEX] || info->attrs[ROCECTL_A_DEV_NAME]) {
+		only = rocectl_nl_find_dev(info->attrs, cb->extack);
+		if (IS_ERR(only)) {
+			err = PTR_ERR(only);
+			goto out;
+		}
+	}
+	cb->seq = rocectl_devs_gen + atomic_read(&rocectl_qps_gen);
+	while ((rdev = rocectl_dev_next(&dev_index))) {
+		if (only && rdev != only) {
+			dev_index++;
+			qpn = 0;
+			continue;
+		}
+		err = rocectl_nl_dump_dev_qps(skb, cb, rdev, &f, &qpn);
+		if (err)
+			break;
+		dev_index++;
+		qpn = 0;
+	}
+	cb->args[0] = dev_index;
+	cb->args[1] = qpn;
+out:
+	mutex_unlock(&rocectl_devs_lock);
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}

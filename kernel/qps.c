@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The QP table: one entry per QP of every device, from create to destroy,
+ * keyed by (device, QPN). Writers are the QP hooks (process context,
+ * preemption off) and device removal; readers are netlink (RCU and the
+ * entry's lock) and the packet path (RCU only).
+ */
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <rdma/ib_cache.h>
+#include <rdma/restrack.h>
+#include "rocectl.h"
+#include "trace.h"
+
+/* Bumped on every insert and removal so that dumps can flag NLM_F_DUMP_INTR. */
+atomic_t rocectl_qps_gen = ATOMIC_INIT(0);
+static atomic64_t rocectl_qp_ids = ATOMIC64_INIT(0);
+
+static void rocectl_qp_free_rcu(struct rcu_head *rcu)
+{
+	struct rocectl_qp *e = container_of(rcu, struct rocectl_qp, rcu);
+
+	free_percpu(e->stats);
+	kfree(e);
+}
+
+static void rocectl_qp_free(struct rocectl_qp *e)
+{
+	call_rcu(&e->rcu, rocectl_qp_free_rcu);
+}
+
+static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, gfp_t gfp)
+{
+	struct rocectl_qp *e;
+	int cpu;
+
+	e = kzalloc(sizeof(*e), gfp);
+	if (!e)
+		return NULL;
+	spin_lock_init(&e->lock);
+	e->id = atomic64_inc_return(&rocectl_qp_ids);
+	e->cong_next = jiffies;
+	if (rdev->counts) {
+		e->stats = alloc_percpu_gfp(struct rocectl_qp_pcpu, gfp);
+		if (!e->stats) {
+			kfree(e);
+			return NULL;
+		}
+		for_each_possible_cpu(cpu)
+			u64_stats_init(&per_cpu_ptr(e->stats, cpu)->syncp);
+	}
+	return e;
+}
+
+struct rocectl_qp *rocectl_qp_find_rcu(struct rocectl_dev *rdev, u32 qpn)
+{
+	return xa_load(&rdev->qps, qpn);
+}
+
+void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n)
+{
+	struct rocectl_qp_pcpu *pc = this_cpu_ptr(e->stats);
+	unsigned long flags;
+
+	/* Process-context transmit can be interrupted by softirq receive. */
+	flags = u64_stats_update_begin_irqsave(&pc->syncp);
+	u64_stats_add(&pc->c[stat], n);
+	u64_stats_update_end_irqrestore(&pc->syncp, flags);
+}
+
+void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
+			 u64 *stats)
+{
+	const struct rocectl_qp_pcpu *pc;
+	u64 c[ROCECTL_QP_NSTATS];
+	unsigned int start;
+	int cpu, i;
+
+	spin_lock_bh(&e->lock);
+	*info = e->info;
+	spin_unlock_bh(&e->lock);
+
+	if (!stats)
+		return;
+	memset(stats, 0, sizeof(u64) * ROCECTL_QP_NSTATS);
+	if (!e->stats)
+		return;
+	for_each_possible_cpu(cpu) {
+		pc = per_cpu_ptr(e->stats, cpu);
+		do {
+			start = u64_stats_fetch_begin(&pc->syncp);
+			for (i = 0; i < ROCECTL_QP_NSTATS; i++)
+				c[i] = u64_stats_read(&pc->c[i]);
+		} while (u64_stats_fetch_retry(&pc->syncp, start));
+		for (i = 0; i < ROCECTL_QP_NSTATS; i++)
+			stats[i] += c[i];
+	}
+}
+
+/*
+ * At most one qp_congestion event per QP every 100 ms, carrying what
+ * happened since the previous one: a storm of CE marks cannot flood the
+ * trace buffer.
+ */
+void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
+			   enum rocectl_cong kind)
+{
+	unsigned long next = READ_ONCE(e->cong_next);
+	u32 n[ROCECTL_CONG_NR];
+	int i;
+
+	atomic_inc(&e->cong[kind]);
+	if (!trace_qp_congestion_enabled() || time_before(jiffies, next))
+		return;
+	if (cmpxchg(&e->cong_next, next, jiffies + HZ / 10) != next)
+		return;
+	for (i = 0; i < ROCECTL_CONG_NR; i++)
+		n[i] = atomic_xchg(&e->cong[i], 0);
+	trace_qp_congestion(rdev->name, e->info.qpn, n);
+}
+
+static void rocectl_gid_copy(u8 *dst, const struct ib_gid_attr *ga)
+{
+	if (ga)
+		memcpy(dst, ga->gid.raw, 16);
+}
+
+/* Fill what a QP's creation tells: who, what, when. */
+static void rocectl_qp_fill_created(struct rocectl_qp *e, struct ib_qp *qp,
+				    const char *kern_name)
+{
+	struct rocectl_qp_info *in = &e->info;
+
+	e->ibqp = qp;
+	in->qpn = qp->qp_num;
+	in->type = qp->qp_type;
+	in->state = IB_QPS_RESET;
+	in->port = qp->port;
+	in->create_time = ktime_get_real_ns();
+	in->state_time = in->create_time;
+	if (kern_name) {
+		in->kernel = 1;
+		strscpy(in->comm, kern_name, sizeof(in->comm));
+	} else {
+		in->pid = task_tgid_nr(current);
+		get_task_comm(in->comm, current);
+	}
+}
+
+/* Insert e; a stale entry under the same QPN (destroyed, not yet seen) goes. */
+static bool rocectl_qp_insert(struct rocectl_dev *rdev, struct rocectl_qp *e,
+			      bool replace)
+{
+	struct rocectl_qp *old = NULL;
+	int err = 0;
+
+	xa_lock_bh(&rdev->qps);
+	if (rdev->dead) {
+		err = -ENODEV;
+	} else if (replace) {
+		old = __xa_store(&rdev->qps, e->info.qpn, e, GFP_ATOMIC);
+		if (xa_is_err(old)) {
+			err = xa_err(old);
+			old = NULL;
+		}
+	} else {
+		err = __xa_insert(&rdev->qps, e->info.qpn, e, GFP_ATOMIC);
+	}
+	xa_unlock_bh(&rdev->qps);
+
+	if (old)
+		rocectl_qp_free(old);
+	if (err)
+		return false;
+	atomic_inc(&rocectl_qps_gen);
+	return true;
+}
+
+void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan)
+{
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+
+	if (qp->real_qp != qp)		/* an XRC handle to a shared QP */
+		return;
+
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(qp->device->index);
+	if (!rdev)
+		goto out;
+	e = rocectl_qp_alloc(rdev, GFP_ATOMIC);
+	if (!e) {
+		pr_warn_ratelimited("%s: QP %u not tracked: out of memory\n",
+				    rdev->name, qp->qp_num);
+		goto out;
+	}
+	rocectl_qp_fill_created(e, qp, kern_name);
+	if (!rocectl_qp_insert(rdev, e, !scan)) {
+		free_percpu(e->stats);
+		kfree(e);
+		goto out;
+	}
+	if (!scan) {
+		trace_qp_create(rdev->name, &e->info);
+		rocectl_nl_notify_qp(rdev, &e->info, NULL,
+				     ROCECTL_CMD_QP_CREATE_NTF, -1, 0);
+	}
+out:
+	rcu_read_unlock();
+}
+
+/* Copy what a successful modify set; the caller holds e->lock. */
+static void rocectl_qp_apply(struct rocectl_qp *e, struct ib_qp *qp,
+			     const struct ib_qp_attr *attr, int mask)
+{
+	struct rocectl_qp_info *in = &e->info;
+	const struct ib_global_route *grh;
+
+	if (mask & IB_QP_STATE) {
+		in->state = attr->qp_state;
+		in->state_time = ktime_get_real_ns();
+	}
+	if (mask & IB_QP_PORT)
+		in->port = attr->port_num;
+	if (mask & IB_QP_DEST_QPN)
+		in->dest_qpn = attr->dest_qp_num;
+	if (mask & IB_QP_PATH_MTU)
+		in->path_mtu = ib_mtu_enum_to_int(attr->path_mtu) > 0 ?
+			       ib_mtu_enum_to_int(attr->path_mtu) : 0;
+	if (mask & IB_QP_TIMEOUT)
+		in->timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		in->retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		in->rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_AV) {
+		in->has_path = 1;
+		in->sl = rdma_ah_get_sl(&attr->ah_attr);
+		if (rdma_ah_get_ah_flags(&attr->ah_attr) & IB_AH_GRH) {
+			grh = rdma_ah_read_grh(&attr->ah_attr);
+			memcpy(in->dgid, grh->dgid.raw, 16);
+			in->tclass = grh->traffic_class;
+		}
+		/* The core keeps the resolved source GID in av_sgid_attr. */
+		rocectl_gid_copy(in->sgid, qp->av_sgid_attr);
+	}
+	/* The PSNs the packet path starts from. */
+	if (mask & IB_QP_RQ_PSN) {
+		WRITE_ONCE(e->rx_next_psn, attr->rq_psn & 0xffffff);
+		WRITE_ONCE(e->rx_psn_valid, true);
+	}
+	if (mask & IB_QP_SQ_PSN) {
+		WRITE_ONCE(e->tx_next_psn, attr->sq_psn & 0xffffff);
+		WRITE_ONCE(e->tx_psn_valid, true);
+	}
+}
+
+void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			 int mask)
+{
+	struct rocectl_qp_info info;
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+	u8 prev;
+
+	qp = qp->real_qp;
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(qp->device->index);
+	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	if (!e || e->ibqp != qp)
+		goto out;
+
+	spin_lock_bh(&e->lock);
+	prev = e->info.state;
+	rocectl_qp_apply(e, qp, attr, mask);
+	info = e->info;
+	spin_unlock_bh(&e->lock);
+
+	if ((mask & IB_QP_STATE) && info.state != prev) {
+		trace_qp_modify(rdev->name, &info, prev);
+		rocectl_nl_notify_qp(rdev, &info, NULL,
+				     ROCECTL_CMD_QP_MODIFY_NTF, prev, 0);
+	}
+out:
+	rcu_read_unlock();
+}
+
+/*
+ * The QP is gone (and freed: only its numbers are left). id is the entry
+ * seen before the destroy (0: none was); a QPN already reused by a new QP
+ * must not lose its new entry.
+ */
+void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
+			  u64 id)
+{
+	u64 stats[ROCECTL_QP_NSTATS];
+	struct rocectl_qp_info info;
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+	u64 lifetime;
+
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(dev_index);
+	if (!rdev)
+		goto out;
+	xa_lock_bh(&rdev->qps);
+	e = xa_load(&rdev->qps, qpn);
+	if (e && (id ? e->id == id : e->ibqp == qp))
+		__xa_erase(&rdev->qps, qpn);
+	else
+		e = NULL;
+	xa_unlock_bh(&rdev->qps);
+	if (!e)
+		goto out;
+	atomic_inc(&rocectl_qps_gen);
+
+	rocectl_qp_snapshot(e, &info, stats);
+	lifetime = ktime_get_real_ns() - info.create_time;
+	trace_qp_destroy(rdev->name, &info, stats, lifetime);
+	rocectl_nl_notify_qp(rdev, &info, e->stats ? stats : NULL,
+			     ROCECTL_CMD_QP_DESTROY_NTF, -1, lifetime);
+	rocectl_qp_free(e);
+out:
+	rcu_read_unlock();
+}
+
+/* A QP found at load: what the driver says of it now. */
+static void rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
+{
+	struct ib_qp_init_attr init;
+	struct rocectl_qp *e;
+	struct ib_qp_attr *attr;
+	int mask = IB_QP_STATE | IB_QP_PORT | IB_QP_DEST_QPN | IB_QP_PATH_MTU |
+		   IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
+		   IB_QP_RQ_PSN | IB_QP_SQ_PSN;
+	struct task_struct *task = qp->res.task;
+
+	if (qp->real_qp != qp)
+		return;
+	e = rocectl_qp_alloc(rdev, GFP_KERNEL);
+	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
+	if (!e || !attr)
+		goto fail;
+
+	rocectl_qp_fill_created(e, qp, qp->res.kern_name ? qp->res.kern_name : "kernel");
+	/* The creator is not current: take it from resource tracking. */
+	if (!qp->res.kern_name && task) {
+		e->info.kernel = 0;
+		e->info.pid = task_tgid_nr(task);
+		get_task_comm(e->info.comm, task);
+	}
+	if (!ib_query_qp(qp, attr, mask, &init)) {
+		/* Only connected QPs have a path. */
+		if (attr->qp_state >= IB_QPS_RTR &&
+		    (qp->qp_type == IB_QPT_RC || qp->qp_type == IB_QPT_UC ||
+		     qp->qp_type == IB_QPT_XRC_INI || qp->qp_type == IB_QPT_XRC_TGT))
+			mask |= IB_QP_AV;
+		rocectl_qp_apply(e, qp, attr, mask);
+	}
+	kfree(attr);
+	if (!rocectl_qp_insert(rdev, e, false))
+		rocectl_qp_free(e);	/* created meanwhile: the hook has it */
+	return;
+fail:
+	kfree(attr);
+	if (e)
+		rocectl_qp_free(e);
+}
+
+/*
+ * QPs that existed before we did: resource tracking indexes QPs by QPN.
+ * Stop once we found as many as it counts (QPNs are 24 bits).
+ */
+void rocectl_qps_scan(struct rocectl_dev *rdev)
+{
+	struct rdma_restrack_entry *res;
+	int total, found = 0;
+	u32 id;
+
+	total = rdma_restrack_count(rdev->ibdev, RDMA_RESTRACK_QP, true);
+	for (id = 0; found < total && id < (1U << 24); id++) {
+		res = rdma_restrack_get_byid(rdev->ibdev, RDMA_RESTRACK_QP, id);
+		if (IS_ERR(res))
+			continue;
+		found++;
+		rocectl_qp_adopt(rdev, container_of(res, struct ib_qp, res));
+		rdma_restrack_put(res);
+		if (!(id % 4096))
+			cond_resched();
+	}
+}
+
+/* The device goes: no new entry after this, every entry freed. */
+void rocectl_qps_drain(struct rocectl_dev *rdev)
+{
+	struct rocectl_qp *e;
+	unsigned long qpn;
+
+	xa_lock_bh(&rdev->qps);
+	rdev->dead = true;
+	xa_for_each(&rdev->qps, qpn, e) {
+		__xa_erase(&rdev->qps, qpn);
+		rocectl_qp_free(e);
+	}
+	xa_unlock_bh(&rdev->qps);
+	atomic_inc(&rocectl_qps_gen);
+}

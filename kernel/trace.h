@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoints of the "rocectl" system, for perf, ftrace and bpftrace:
+ *
+ *   rocectl:qp_create      dev qpn type pid comm kernel
+ *   rocectl:qp_modify      dev qpn old_state new_state port dest_qpn
+ *   rocectl:qp_destroy     dev qpn type pid comm lifetime_ns and the QP's
+ *                          lifetime totals: tx/rx packets and bytes,
+ *                          rx_ecn_ce, rx_cnp, rx_nak_seq, tx_retrans
+ *                          (0 where the module counts nothing)
+ *   rocectl:qp_congestion  dev qpn and what happened since the previous
+ *                          event of the same QP: ce cnp becn nak rnr
+ *                          retrans oos. At most one every 100 ms per QP.
+ *
+ * States and types are the numbers of include/uapi/linux/rocectl.h.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM rocectl
+
+#if !defined(_ROCECTL_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _ROCECTL_TRACE_H
+
+#include <linux/tracepoint.h>
+#include "rocectl.h"
+
+TRACE_EVENT(qp_create,
+	TP_PROTO(const char *dev, const struct rocectl_qp_info *qp),
+	TP_ARGS(dev, qp),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, qpn)
+		__field(u8, type)
+		__field(u8, kernel)
+		__field(pid_t, pid)
+		__array(char, comm, TASK_COMM_LEN)
+	),
+	TP_fast_assign(
+		rocectl_assign_str(dev, dev);
+		__entry->qpn = qp->qpn;
+		__entry->type = qp->type;
+		__entry->kernel = qp->kernel;
+		__entry->pid = qp->pid;
+		memcpy(__entry->comm, qp->comm, TASK_COMM_LEN);
+	),
+	TP_printk("dev=%s qpn=%u type=%u pid=%d comm=%s kernel=%u",
+		  __get_str(dev), __entry->qpn, __entry->type, __entry->pid,
+		  __entry->comm, __entry->kernel)
+);
+
+TRACE_EVENT(qp_modify,
+	TP_PROTO(const char *dev, const struct rocectl_qp_info *qp, u8 old_state),
+	TP_ARGS(dev, qp, old_state),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, qpn)
+		__field(u8, old_state)
+		__field(u8, new_state)
+		__field(u32, port)
+		__field(u32, dest_qpn)
+	),
+	TP_fast_assign(
+		rocectl_assign_str(dev, dev);
+		__entry->qpn = qp->qpn;
+		__entry->old_state = old_state;
+		__entry->new_state = qp->state;
+		__entry->port = qp->port;
+		__entry->dest_qpn = qp->dest_qpn;
+	),
+	TP_printk("dev=%s qpn=%u old_state=%u new_state=%u port=%u dest_qpn=%u",
+		  __get_str(dev), __entry->qpn, __entry->old_state,
+		  __entry->new_state, __entry->port, __entry->dest_qpn)
+);
+
+TRACE_EVENT(qp_destroy,
+	TP_PROTO(const char *dev, const struct rocectl_qp_info *qp,
+		 const u64 *stats, u64 lifetime),
+	TP_ARGS(dev, qp, stats, lifetime),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, qpn)
+		__field(u8, type)
+		__field(pid_t, pid)
+		__array(char, comm, TASK_COMM_LEN)
+		__field(u64, lifetime_ns)
+		__field(u64, tx_packets)
+		__field(u64, rx_packets)
+		__field(u64, tx_bytes)
+		__field(u64, rx_bytes)
+		__field(u64, rx_ecn_ce)
+		__field(u64, rx_cnp)
+		__field(u64, rx_nak_seq)
+		__field(u64, tx_retrans)
+	),
+	TP_fast_assign(
+		rocectl_assign_str(dev, dev);
+		__entry->qpn = qp->qpn;
+		__entry->type = qp->type;
+		__entry->pid = qp->pid;
+		memcpy(__entry->comm, qp->comm, TASK_COMM_LEN);
+		__entry->lifetime_ns = lifetime;
+		__entry->tx_packets = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_PACKETS)];
+		__entry->rx_packets = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_PACKETS)];
+		__entry->tx_bytes = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_BYTES)];
+		__entry->rx_bytes = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_BYTES)];
+		__entry->rx_ecn_ce = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_ECN_CE)];
+		__entry->rx_cnp = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_CNP)];
+		__entry->rx_nak_seq = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_NAK_SEQ)];
+		__entry->tx_retrans = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_RETRANS)];
+	),
+	TP_printk("dev=%s qpn=%u type=%u pid=%d comm=%s lifetime_ns=%llu tx_packets=%llu rx_packets=%llu tx_bytes=%llu rx_bytes=%llu rx_ecn_ce=%llu rx_cnp=%llu rx_nak_seq=%llu tx_retrans=%llu",
+		  __get_str(dev), __entry->qpn, __entry->type, __entry->pid,
+		  __entry->comm, __entry->lifetime_ns, __entry->tx_packets,
+		  __entry->rx_packets, __entry->tx_bytes, __entry->rx_bytes,
+		  __entry->rx_ecn_ce, __entry->rx_cnp, __entry->rx_nak_seq,
+		  __entry->tx_retrans)
+);
+
+TRACE_EVENT(qp_congestion,
+	TP_PROTO(const char *dev, u32 qpn, const u32 *n),
+	TP_ARGS(dev, qpn, n),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, qpn)
+		__field(u32, ce)
+		__field(u32, cnp)
+		__field(u32, becn)
+		__field(u32, nak)
+		__field(u32, rnr)
+		__field(u32, retrans)
+		__field(u32, oos)
+	),
+	TP_fast_assign(
+		rocectl_assign_str(dev, dev);
+		__entry->qpn = qpn;
+		__entry->ce = n[ROCECTL_CONG_CE];
+		__entry->cnp = n[ROCECTL_CONG_CNP];
+		__entry->becn = n[ROCECTL_CONG_BECN];
+		__entry->nak = n[ROCECTL_CONG_NAK];
+		__entry->rnr = n[ROCECTL_CONG_RNR];
+		__entry->retrans = n[ROCECTL_CONG_RETRANS];
+		__entry->oos = n[ROCECTL_CONG_OOS];
+	),
+	TP_printk("dev=%s qpn=%u ce=%u cnp=%u becn=%u nak=%u rnr=%u retrans=%u oos=%u",
+		  __get_str(dev), __entry->qpn, __entry->ce, __entry->cnp,
+		  __entry->becn, __entry->nak, __entry->rnr, __entry->retrans,
+		  __entry->oos)
+);
+
+#endif /* _ROCECTL_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>
