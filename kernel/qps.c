@@ -368,24 +368,36 @@ fail:
 		rocectl_qp_free(e);
 }
 
+/* Adopt the QP resource tracking has under id; true if there was one. */
+static bool rocectl_qp_adopt_id(struct rocectl_dev *rdev, u32 id)
+{
+	struct rdma_restrack_entry *res;
+
+	res = rdma_restrack_get_byid(rdev->ibdev, RDMA_RESTRACK_QP, id);
+	if (IS_ERR(res))
+		return false;
+	rocectl_qp_adopt(rdev, container_of(res, struct ib_qp, res));
+	rdma_restrack_put(res);
+	return true;
+}
+
 /*
- * QPs that existed before we did: resource tracking indexes QPs by QPN.
- * Stop once we found as many as it counts (QPNs are 24 bits).
+ * QPs that existed before we did. Resource tracking indexes QPs by QPN,
+ * and the special QPs 0 and 1 of each port by QPN | port << 24. Stop once
+ * we found as many as it counts (QPNs are 24 bits).
  */
 void rocectl_qps_scan(struct rocectl_dev *rdev)
 {
-	struct rdma_restrack_entry *res;
 	int total, found = 0;
-	u32 id;
+	u32 port, id;
 
 	total = rdma_restrack_count(rdev->ibdev, RDMA_RESTRACK_QP, true);
-	for (id = 0; found < total && id < (1U << 24); id++) {
-		res = rdma_restrack_get_byid(rdev->ibdev, RDMA_RESTRACK_QP, id);
-		if (IS_ERR(res))
-			continue;
-		found++;
-		rocectl_qp_adopt(rdev, container_of(res, struct ib_qp, res));
-		rdma_restrack_put(res);
+	rdma_for_each_port(rdev->ibdev, port) {
+		found += rocectl_qp_adopt_id(rdev, port << 24);
+		found += rocectl_qp_adopt_id(rdev, port << 24 | 1);
+	}
+	for (id = 2; found < total && id < (1U << 24); id++) {
+		found += rocectl_qp_adopt_id(rdev, id);
 		if (!(id % 4096))
 			cond_resched();
 	}

@@ -5,12 +5,11 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
+#include "attrs.h"
 #include "dev.h"
 #include "output.h"
 #include "rocectl.h"
 #include "utils.h"
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const port_states[] = {
 	"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",
@@ -31,11 +30,6 @@ static const char *const backends[] = {
 	[ROCECTL_DRIVER_MLX5] = "mlx5",
 };
 
-static const char *name_of(const char *const *names, size_t n, unsigned int v)
-{
-	return v < n && names[v] ? names[v] : "UNKNOWN";
-}
-
 const char *dev_port_state_name(unsigned int state)
 {
 	return name_of(port_states, ARRAY_SIZE(port_states), state);
@@ -46,59 +40,9 @@ const char *dev_port_phys_state_name(unsigned int state)
 	return name_of(port_phys_states, ARRAY_SIZE(port_phys_states), state);
 }
 
-/* Expected type of each top-level attribute. */
-static const enum mnl_attr_data_type dev_attr_types[ROCECTL_A_MAX + 1] = {
-	[ROCECTL_A_DEV_INDEX] = MNL_TYPE_U32,
-	[ROCECTL_A_DEV_NAME] = MNL_TYPE_NUL_STRING,
-	[ROCECTL_A_DEV_PREV_NAME] = MNL_TYPE_NUL_STRING,
-	[ROCECTL_A_DEV_DRIVER] = MNL_TYPE_U32,
-	[ROCECTL_A_DEV_DRIVER_NAME] = MNL_TYPE_NUL_STRING,
-	[ROCECTL_A_DEV_NODE_GUID] = MNL_TYPE_U64,
-	[ROCECTL_A_DEV_NUM_PORTS] = MNL_TYPE_U32,
-	[ROCECTL_A_DEV_PORT] = MNL_TYPE_NESTED,
-};
-
-static const enum mnl_attr_data_type port_attr_types[ROCECTL_A_PORT_MAX + 1] = {
-	[ROCECTL_A_PORT_INDEX] = MNL_TYPE_U32,
-	[ROCECTL_A_PORT_STATE] = MNL_TYPE_U8,
-	[ROCECTL_A_PORT_PHYS_STATE] = MNL_TYPE_U8,
-	[ROCECTL_A_PORT_LINK_LAYER] = MNL_TYPE_U8,
-	[ROCECTL_A_PORT_ROCE] = MNL_TYPE_U32,
-	[ROCECTL_A_PORT_GID_TYPES] = MNL_TYPE_U32,
-	[ROCECTL_A_PORT_ACTIVE_MTU] = MNL_TYPE_U32,
-	[ROCECTL_A_PORT_MAX_MTU] = MNL_TYPE_U32,
-	[ROCECTL_A_PORT_NETDEV_INDEX] = MNL_TYPE_U32,
-	[ROCECTL_A_PORT_NETDEV_NAME] = MNL_TYPE_NUL_STRING,
-};
-
-struct attr_table {
-	const struct nlattr **tb;
-	const enum mnl_attr_data_type *types;
-	unsigned int max;
-};
-
-/* Keep known attributes of the right type; skip newer or malformed ones. */
-static int attr_table_cb(const struct nlattr *attr, void *data)
-{
-	struct attr_table *t = data;
-	unsigned int type = mnl_attr_get_type(attr);
-
-	if (type > t->max || t->types[type] == MNL_TYPE_UNSPEC)
-		return MNL_CB_OK;
-	if (mnl_attr_validate(attr, t->types[type]) < 0)
-		return MNL_CB_OK;
-	/* Multi-attributes (ports) are walked separately; keep the first. */
-	if (!t->tb[type])
-		t->tb[type] = attr;
-	return MNL_CB_OK;
-}
-
 int dev_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
 {
-	struct attr_table t = { tb, dev_attr_types, ROCECTL_A_MAX };
-
-	memset(tb, 0, sizeof(*tb) * (ROCECTL_A_MAX + 1));
-	return mnl_attr_parse(nlh, GENL_HDRLEN, attr_table_cb, &t);
+	return attrs_parse(nlh, tb);
 }
 
 static void print_flags(const char *key, const char *label, uint32_t flags,
@@ -125,10 +69,9 @@ static void print_port(const struct nlattr *nest, bool details)
 {
 	static const char *const roce[] = { "v1", "v2" };
 	static const char *const gid_types[] = { "IB", "RoCEv1", "RoCEv2" };
-	const struct nlattr *tb[ROCECTL_A_PORT_MAX + 1] = {};
-	struct attr_table t = { tb, port_attr_types, ROCECTL_A_PORT_MAX };
+	const struct nlattr *tb[ROCECTL_A_PORT_MAX + 1];
 
-	if (mnl_attr_parse_nested(nest, attr_table_cb, &t) < 0 ||
+	if (attrs_parse_port(nest, tb) < 0 ||
 	    !tb[ROCECTL_A_PORT_INDEX])
 		return;
 

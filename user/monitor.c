@@ -5,13 +5,16 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
+#include "attrs.h"
 #include "dev.h"
+#include "qp.h"
 #include "output.h"
 #include "rocectl.h"
 #include "utils.h"
 
 /* Which objects' events to print. */
 #define MON_DEV (1U << 0)
+#define MON_QP (1U << 1)
 
 struct monitor {
 	struct rocectl *rc;
@@ -37,27 +40,51 @@ static const char *dev_event_name(unsigned int cmd)
 	}
 }
 
+static const char *qp_event_name(unsigned int cmd)
+{
+	switch (cmd) {
+	case ROCECTL_CMD_QP_CREATE_NTF:
+		return "create";
+	case ROCECTL_CMD_QP_MODIFY_NTF:
+		return "modify";
+	case ROCECTL_CMD_QP_DESTROY_NTF:
+		return "destroy";
+	default:
+		return NULL;
+	}
+}
+
 static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *tb[ROCECTL_A_MAX + 1];
 	struct monitor *mon = data;
-	const char *event;
+	const char *event, *object;
+	bool is_dev;
 
 	if (nlh->nlmsg_type != mon->rc->nl.family_id ||
 	    mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
 		return MNL_CB_OK;
 
-	event = dev_event_name(genl->cmd);
-	if (!event || !(mon->objects & MON_DEV))
+	if ((event = dev_event_name(genl->cmd)) && (mon->objects & MON_DEV))
+		object = "dev", is_dev = true;
+	else if ((event = qp_event_name(genl->cmd)) && (mon->objects & MON_QP))
+		object = "qp", is_dev = false;
+	else
 		return MNL_CB_OK;
-	if (dev_parse(nlh, tb) < 0)
+	if (attrs_parse(nlh, tb) < 0)
 		return MNL_CB_OK;
 
 	out_open_object(NULL);
-	out_str("object", "[%s ", "dev");
+	out_str("object", "[%s ", object);
 	out_str("event", "%s] ", event);
-	dev_print_fields(nlh, tb, mon->rc->details);
+	if (is_dev) {
+		dev_print_fields(nlh, tb, mon->rc->details);
+	} else {
+		qp_print_fields(tb, mon->rc->details);
+		if (genl->cmd == ROCECTL_CMD_QP_DESTROY_NTF)
+			qp_print_stats(tb);
+	}
 	out_close_object();
 	out_nl();
 	return MNL_CB_OK;
@@ -66,9 +93,10 @@ static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 static int monitor_help(struct rocectl *rc)
 {
 	(void)rc;
-	printf("Usage: rocectl monitor [ all | dev ]\n"
+	printf("Usage: rocectl monitor [ all | dev | qp ]...\n"
 	       "Prints the module's events as they happen, until interrupted:\n"
 	       "  dev    RDMA devices added, removed or renamed\n"
+	       "  qp     QPs created, changing state, destroyed (with lifetime counters)\n"
 	       "With -j, one JSON object per line.\n");
 	return EXIT_OK;
 }
@@ -87,6 +115,8 @@ int cmd_monitor(struct rocectl *rc)
 			mon.objects |= ~0U;
 		else if (matches(word, "dev"))
 			mon.objects |= MON_DEV;
+		else if (matches(word, "qp"))
+			mon.objects |= MON_QP;
 		else {
 			fprintf(stderr, "Error: unknown monitor object \"%s\": try \"rocectl monitor help\".\n",
 				word);

@@ -27,6 +27,11 @@ static const char *const nl_attr_names[] = {
 	[ROCECTL_A_DEV_NODE_GUID] = "dev-node-guid",
 	[ROCECTL_A_DEV_NUM_PORTS] = "dev-num-ports",
 	[ROCECTL_A_DEV_PORT] = "dev-port",
+	[ROCECTL_A_QP_NUM] = "qp-num",
+	[ROCECTL_A_QP_TYPE] = "qp-type",
+	[ROCECTL_A_QP_STATE] = "qp-state",
+	[ROCECTL_A_QP_PORT] = "qp-port",
+	[ROCECTL_A_QP_PID] = "qp-pid",
 };
 
 const char *nl_attr_name(unsigned int type)
@@ -59,7 +64,7 @@ static void nl_attr_label(char *buf, size_t len, unsigned int type)
 	if (name)
 		snprintf(buf, len, "%s", name);
 	else
-		snprintf(buf, len, "attribute type %u", type);
+		snprintf(buf, len, "type %u", type);
 }
 
 static int nl_extack_cb(const struct nlattr *attr, void *data)

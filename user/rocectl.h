@@ -28,6 +28,7 @@ struct rocectl {
 /* The object handlers: each consumes rc->argv and returns an exit code. */
 int cmd_dev(struct rocectl *rc);
 int cmd_monitor(struct rocectl *rc);
+int cmd_qp(struct rocectl *rc);
 
 /* Open the netlink socket on first use; prints the error and returns an exit code. */
 int rocectl_connect(struct rocectl *rc);

@@ -18,6 +18,7 @@
 #include "output.h"
 #include "rocectl.h"
 #include "utils.h"
+#include "bth_test.h"
 
 static int failed;
 
@@ -290,8 +291,14 @@ static void test_dispatch(void)
 	report("dispatch: unknown command is a usage error", ret == EXIT_USAGE && called == 0, NULL, NULL);
 }
 
+static void report_bool(const char *name, int ok)
+{
+	report(name, ok, NULL, NULL);
+}
+
 int main(void)
 {
+	bth_tests(report_bool);
 	test_matches();
 	test_parse_u32();
 	test_json();

@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocectl qp: every QP the module tracks, with its identity and, where
+ * the module sees the packets (soft-RoCE), its counters; `qp stats watch`
+ * turns them into per-second rates.
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/genetlink.h>
+
+#include "attrs.h"
+#include "output.h"
+#include "qp.h"
+#include "rocectl.h"
+#include "utils.h"
+
+static const char *const qp_types[] = {
+	[0] = "SMI", [1] = "GSI", [2] = "RC", [3] = "UC", [4] = "UD",
+	[8] = "RAW_PACKET", [9] = "XRC_INI", [10] = "XRC_TGT",
+};
+
+static const char *const qp_states[] = {
+	"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR",
+};
+
+/* Counter names, by attribute, as users read them. */
+static const char *const stat_names[ROCECTL_A_QP_STAT_MAX + 1] = {
+	[ROCECTL_A_QP_STAT_TX_PACKETS] = "tx_packets",
+	[ROCECTL_A_QP_STAT_TX_BYTES] = "tx_bytes",
+	[ROCECTL_A_QP_STAT_RX_PACKETS] = "rx_packets",
+	[ROCECTL_A_QP_STAT_RX_BYTES] = "rx_bytes",
+	[ROCECTL_A_QP_STAT_RX_ECN_CE] = "rx_ecn_ce",
+	[ROCECTL_A_QP_STAT_RX_CNP] = "rx_cnp",
+	[ROCECTL_A_QP_STAT_TX_CNP] = "tx_cnp",
+	[ROCECTL_A_QP_STAT_RX_BECN] = "rx_becn",
+	[ROCECTL_A_QP_STAT_RX_NAK_SEQ] = "rx_nak_seq",
+	[ROCECTL_A_QP_STAT_TX_NAK_SEQ] = "tx_nak_seq",
+	[ROCECTL_A_QP_STAT_RX_RNR_NAK] = "rx_rnr_nak",
+	[ROCECTL_A_QP_STAT_TX_RNR_NAK] = "tx_rnr_nak",
+	[ROCECTL_A_QP_STAT_TX_RETRANS] = "tx_retrans",
+	[ROCECTL_A_QP_STAT_RX_DUP] = "rx_dup",
+	[ROCECTL_A_QP_STAT_RX_OUT_OF_SEQ] = "rx_out_of_seq",
+};
+
+#define STAT_FIRST ROCECTL_A_QP_STAT_TX_PACKETS
+#define NSTATS (ROCECTL_A_QP_STAT_MAX - STAT_FIRST + 1)
+#define QP_SOURCE "module"	/* computed from the packets it sees */
+
+const char *qp_type_name(unsigned int type)
+{
+	return name_of(qp_types, ARRAY_SIZE(qp_types), type);
+}
+
+const char *qp_state_name(unsigned int state)
+{
+	return name_of(qp_states, ARRAY_SIZE(qp_states), state);
+}
+
+static int parse_name(const char *word, const char *const *names, size_t n,
+		      unsigned int *v)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (names[i] && !strcasecmp(word, names[i])) {
+			*v = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void qp_format_gid(const unsigned char *gid, char *buf, size_t len)
+{
+	static const unsigned char v4_prefix[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
+
+	if (!memcmp(gid, v4_prefix, sizeof(v4_prefix)))
+		inet_ntop(AF_INET, gid + 12, buf, len);
+	else
+		inet_ntop(AF_INET6, gid, buf, len);
+}
+
+static void print_time(const char *key, const char *label, uint64_t ns)
+{
+	char buf[64];
+	time_t t = ns / 1000000000ULL;
+	struct tm tm;
+
+	if (out_is_json()) {
+		out_uint(key, NULL, ns);
+		return;
+	}
+	localtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	out_text("%s %s.%03u ", label, buf, (unsigned int)(ns / 1000000 % 1000));
+}
+
+static void print_gid(const struct nlattr *a, const char *key, const char *fmt)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	if (!a)
+		return;
+	qp_format_gid(mnl_attr_get_payload(a), buf, sizeof(buf));
+	out_str(key, fmt, buf);
+}
+
+void qp_print_fields(const struct nlattr **tb, bool details)
+{
+	uint8_t tclass;
+
+	if (tb[ROCECTL_A_DEV_INDEX])
+		out_uint("ifindex", NULL, mnl_attr_get_u32(tb[ROCECTL_A_DEV_INDEX]));
+	if (tb[ROCECTL_A_DEV_NAME])
+		out_str("ifname", "link %s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+	if (tb[ROCECTL_A_QP_PORT])
+		out_uint("port", "/%" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]));
+	if (tb[ROCECTL_A_QP_NUM])
+		out_uint("lqpn", "lqpn %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]));
+	if (tb[ROCECTL_A_QP_DEST_QPN])
+		out_uint("rqpn", "rqpn %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_DEST_QPN]));
+	if (tb[ROCECTL_A_QP_TYPE])
+		out_str("type", "type %s ", qp_type_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_TYPE])));
+	if (tb[ROCECTL_A_QP_STATE])
+		out_str("state", "state %s ", qp_state_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE])));
+	if (tb[ROCECTL_A_QP_PREV_STATE])
+		out_str("prev_state", "prev_state %s ",
+			qp_state_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_PREV_STATE])));
+	if (tb[ROCECTL_A_QP_KERNEL] && mnl_attr_get_u8(tb[ROCECTL_A_QP_KERNEL])) {
+		out_bool("kernel", NULL, true);
+		if (tb[ROCECTL_A_QP_COMM])
+			out_str("comm", "comm [%s] ", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	} else {
+		if (tb[ROCECTL_A_QP_PID])
+			out_uint("pid", "pid %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_PID]));
+		if (tb[ROCECTL_A_QP_COMM])
+			out_str("comm", "comm %s ", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	}
+	print_gid(tb[ROCECTL_A_QP_SGID], "sgid", "src %s ");
+	print_gid(tb[ROCECTL_A_QP_DGID], "dgid", "dst %s ");
+	if (tb[ROCECTL_A_QP_TCLASS]) {
+		tclass = mnl_attr_get_u8(tb[ROCECTL_A_QP_TCLASS]);
+		out_uint("dscp", "dscp %" PRIu64 " ", tclass >> 2);
+		out_uint("ecn", "ecn %" PRIu64 " ", tclass & 3);
+	}
+	if (tb[ROCECTL_A_QP_SL])
+		out_uint("sl", "sl %" PRIu64 " ", mnl_attr_get_u8(tb[ROCECTL_A_QP_SL]));
+	if (tb[ROCECTL_A_QP_PATH_MTU])
+		out_uint("mtu", "mtu %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_PATH_MTU]));
+	if (tb[ROCECTL_A_QP_LIFETIME]) {
+		uint64_t ns = mnl_attr_get_u64(tb[ROCECTL_A_QP_LIFETIME]);
+
+		out_uint("lifetime_ns", NULL, ns);
+		out_text("lifetime %.3fs ", ns / 1e9);
+	}
+	if (!details)
+		return;
+	if (tb[ROCECTL_A_QP_TIMEOUT])
+		out_uint("timeout", "timeout %" PRIu64 " ", mnl_attr_get_u8(tb[ROCECTL_A_QP_TIMEOUT]));
+	if (tb[ROCECTL_A_QP_RETRY_CNT])
+		out_uint("retry_cnt", "retry_cnt %" PRIu64 " ",
+			 mnl_attr_get_u8(tb[ROCECTL_A_QP_RETRY_CNT]));
+	if (tb[ROCECTL_A_QP_RNR_RETRY])
+		out_uint("rnr_retry", "rnr_retry %" PRIu64 " ",
+			 mnl_attr_get_u8(tb[ROCECTL_A_QP_RNR_RETRY]));
+	if (tb[ROCECTL_A_QP_CREATE_TIME])
+		print_time("create_time_ns", "created",
+			   mnl_attr_get_u64(tb[ROCECTL_A_QP_CREATE_TIME]));
+	if (tb[ROCECTL_A_QP_STATE_TIME])
+		print_time("state_time_ns", "state_changed",
+			   mnl_attr_get_u64(tb[ROCECTL_A_QP_STATE_TIME]));
+}
+
+/* Counters in a "counters" object, with their source beside them. */
+static void print_counters(const uint64_t *v, const char *indent)
+{
+	int i;
+
+	out_str("counters_source", NULL, QP_SOURCE);
+	out_open_object("counters");
+	out_text("%s", indent);
+	for (i = 0; i < NSTATS; i++)
+		out_uint(stat_names[STAT_FIRST + i], NULL, v[i]);
+	for (i = 0; i < NSTATS; i++)
+		out_text("%s %" PRIu64 " ", stat_names[STAT_FIRST + i], v[i]);
+	out_close_object();
+}
+
+static bool stats_values(const struct nlattr *nest, uint64_t *v)
+{
+	const struct nlattr *st[ROCECTL_A_QP_STAT_MAX + 1];
+	int i;
+
+	if (!nest || attrs_parse_qp_stats(nest, st) < 0)
+		return false;
+	for (i = 0; i < NSTATS; i++)
+		v[i] = st[STAT_FIRST + i] ? mnl_attr_get_u64(st[STAT_FIRST + i]) : 0;
+	return true;
+}
+
+void qp_print_stats(const struct nlattr **tb)
+{
+	uint64_t v[NSTATS];
+
+	if (!stats_values(tb[ROCECTL_A_QP_STATS], v)) {
+		/* Hardware QPs: the module does not see their packets. */
+		out_str("counters_source", "\n    counters none (not seen by the module) ", "none");
+		return;
+	}
+	print_counters(v, "\n    ");
+}
+
+/* --- the command line -------------------------------------------------- */
+
+struct qp_filter {
+	const char *dev;
+	uint32_t qpn, pid, port;
+	unsigned int type, state;
+	bool has_qpn, has_pid, has_port, has_type, has_state;
+	int sort;		/* counter attribute, 0: none */
+	bool watch;
+	unsigned int interval_ms;
+	unsigned int count;	/* watch rounds, 0: until interrupted */
+};
+
+static int parse_u32_arg(struct rocectl *rc, const char *what, uint32_t max,
+			 uint32_t *v)
+{
+	const char *s = arg_next(rc);
+
+	if (!s) {
+		fprintf(stderr, "Error: %s needs a value.\n", what);
+		return EXIT_USAGE;
+	}
+	if (parse_u32(s, v) || *v > max) {
+		fprintf(stderr, "Error: %s \"%s\" is not a number from 0 to %u.\n",
+			what, s, max);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+static int parse_named_arg(struct rocectl *rc, const char *what,
+			   const char *const *names, size_t n, unsigned int *v)
+{
+	const char *s = arg_next(rc);
+	size_t i;
+
+	if (s && !parse_name(s, names, n, v))
+		return EXIT_OK;
+	fprintf(stderr, "Error: %s \"%s\" is not one of:", what, s ? s : "");
+	for (i = 0; i < n; i++)
+		if (names[i])
+			fprintf(stderr, " %s", names[i]);
+	fprintf(stderr, ".\n");
+	return EXIT_USAGE;
+}
+
+static int parse_filter(struct rocectl *rc, struct qp_filter *f, bool stats)
+{
+	const char *w;
+	uint32_t v;
+	int err = EXIT_OK;
+
+	memset(f, 0, sizeof(*f));
+	f->interval_ms = 1000;
+	while (!err && (w = arg_next(rc))) {
+		if (!strcmp(w, "dev")) {
+			f->dev = arg_next(rc);
+			if (!f->dev || !*f->dev || strlen(f->dev) > ROCECTL_DEV_NAME_MAX) {
+				fprintf(stderr, "Error: dev needs an RDMA device name of at most %d characters.\n",
+					ROCECTL_DEV_NAME_MAX);
+				err = EXIT_USAGE;
+			}
+		} else if (!strcmp(w, "qpn") || !strcmp(w, "lqpn")) {
+			err = parse_u32_arg(rc, "qpn", 0xffffff, &f->qpn);
+			f->has_qpn = true;
+		} else if (!strcmp(w, "pid")) {
+			err = parse_u32_arg(rc, "pid", INT32_MAX, &f->pid);
+			f->has_pid = true;
+		} else if (!strcmp(w, "port")) {
+			err = parse_u32_arg(rc, "port", 255, &f->port);
+			f->has_port = true;
+		} else if (!strcmp(w, "type")) {
+			err = parse_named_arg(rc, "type", qp_types, ARRAY_SIZE(qp_types), &f->type);
+			f->has_type = true;
+		} else if (!strcmp(w, "state")) {
+			err = parse_named_arg(rc, "state", qp_states, ARRAY_SIZE(qp_states), &f->state);
+			f->has_state = true;
+		} else if (stats && !strcmp(w, "sort")) {
+			unsigned int s;
+
+			err = parse_named_arg(rc, "sort field", stat_names, ARRAY_SIZE(stat_names), &s);
+			f->sort = s;
+		} else if (stats && !strcmp(w, "watch")) {
+			f->watch = true;
+			/* An optional interval in seconds, 0.1 to 3600. */
+			if (arg_peek(rc) && strspn(arg_peek(rc), "0123456789.") == strlen(arg_peek(rc))) {
+				char *end;
+				double s = strtod(arg_next(rc), &end);
+
+				if (*end || s < 0.1 || s > 3600) {
+					fprintf(stderr, "Error: the watch interval is seconds, from 0.1 to 3600.\n");
+					err = EXIT_USAGE;
+				}
+				f->interval_ms = s * 1000;
+			}
+		} else if (stats && !strcmp(w, "count")) {
+			err = parse_u32_arg(rc, "count", 1000000, &v);
+			f->count = v;
+		} else {
+			fprintf(stderr, "Error: unknown qp %s argument \"%s\": try \"rocectl qp help\".\n",
+				stats ? "stats" : "show", w);
+			err = EXIT_USAGE;
+		}
+	}
+	if (!err && f->count && !f->watch) {
+		fprintf(stderr, "Error: count goes with watch.\n");
+		err = EXIT_USAGE;
+	}
+	return err;
+}
+
+/* The request: a doit for dev + qpn, a filtered dump otherwise. */
+static struct nlmsghdr *qp_request(struct rocectl *rc, const struct qp_filter *f)
+{
+	bool one = f->dev && f->has_qpn;
+	struct nlmsghdr *nlh;
+
+	nlh = nl_request(&rc->nl, ROCECTL_CMD_QP_GET, one ? 0 : NLM_F_DUMP);
+	if (f->dev)
+		mnl_attr_put_strz(nlh, ROCECTL_A_DEV_NAME, f->dev);
+	if (one)
+		mnl_attr_put_u32(nlh, ROCECTL_A_QP_NUM, f->qpn);
+	if (f->has_pid)
+		mnl_attr_put_u32(nlh, ROCECTL_A_QP_PID, f->pid);
+	if (f->has_port)
+		mnl_attr_put_u32(nlh, ROCECTL_A_QP_PORT, f->port);
+	if (f->has_type)
+		mnl_attr_put_u8(nlh, ROCECTL_A_QP_TYPE, f->type);
+	if (f->has_state)
+		mnl_attr_put_u8(nlh, ROCECTL_A_QP_STATE, f->state);
+	return nlh;
+}
+
+struct qp_show_ctx {
+	const struct rocectl *rc;
+	const struct qp_filter *f;
+	bool stats;
+};
+
+static int qp_show_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	struct qp_show_ctx *ctx = data;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM])
+		return MNL_CB_OK;
+	/* Without a device, a QPN is matched here: QPNs are per device. */
+	if (ctx->f->has_qpn && mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]) != ctx->f->qpn)
+		return MNL_CB_OK;
+	out_open_object(NULL);
+	qp_print_fields(tb, ctx->rc->details);
+	if (ctx->stats)
+		qp_print_stats(tb);
+	out_close_object();
+	out_nl();
+	return MNL_CB_OK;
+}
+
+static int qp_show(struct rocectl *rc)
+{
+	struct qp_filter f;
+	struct qp_show_ctx ctx = { rc, &f, false };
+	int err = parse_filter(rc, &f, false);
+
+	if (!err)
+		err = rocectl_connect(rc);
+	if (err)
+		return err;
+	out_begin_list();
+	err = nl_run(&rc->nl, qp_request(rc, &f), qp_show_cb, &ctx);
+	out_end_list();
+	return err;
+}
+
+/* --- qp stats: one snapshot, or rates in a loop ------------------------ */
+
+struct qp_row {
+	uint32_t dev_index, port, qpn, pid;
+	uint8_t type, state;
+	char ifname[ROCECTL_DEV_NAME_MAX + 1];
+	char comm[16];
+	bool has_stats;
+	uint64_t v[NSTATS];
+	double rate[NSTATS];
+};
+
+struct qp_rows {
+	struct qp_row *row;
+	size_t n, cap;
+	const struct qp_filter *f;
+};
+
+static int qp_collect_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	struct qp_rows *rows = data;
+	struct qp_row *r;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM] || !tb[ROCECTL_A_DEV_INDEX])
+		return MNL_CB_OK;
+	if (rows->f->has_qpn && mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]) != rows->f->qpn)
+		return MNL_CB_OK;
+	if (rows->n == rows->cap) {
+		size_t cap = rows->cap ? 2 * rows->cap : 64;
+		struct qp_row *grown = realloc(rows->row, cap * sizeof(*grown));
+
+		if (!grown)
+			return MNL_CB_ERROR;
+		rows->row = grown;
+		rows->cap = cap;
+	}
+	r = &rows->row[rows->n++];
+	memset(r, 0, sizeof(*r));
+	r->dev_index = mnl_attr_get_u32(tb[ROCECTL_A_DEV_INDEX]);
+	r->qpn = mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]);
+	if (tb[ROCECTL_A_DEV_NAME])
+		snprintf(r->ifname, sizeof(r->ifname), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+	if (tb[ROCECTL_A_QP_COMM])
+		snprintf(r->comm, sizeof(r->comm), "%s", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	if (tb[ROCECTL_A_QP_PORT])
+		r->port = mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]);
+	if (tb[ROCECTL_A_QP_PID])
+		r->pid = mnl_attr_get_u32(tb[ROCECTL_A_QP_PID]);
+	if (tb[ROCECTL_A_QP_TYPE])
+		r->type = mnl_attr_get_u8(tb[ROCECTL_A_QP_TYPE]);
+	if (tb[ROCECTL_A_QP_STATE])
+		r->state = mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE]);
+	r->has_stats = stats_values(tb[ROCECTL_A_QP_STATS], r->v);
+	return MNL_CB_OK;
+}
+
+static int sort_index;
+static bool sort_rates;
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct qp_row *x = a, *y = b;
+
+	if (sort_rates) {
+		if (x->rate[sort_index] != y->rate[sort_index])
+			return x->rate[sort_index] < y->rate[sort_index] ? 1 : -1;
+	} else if (x->v[sort_index] != y->v[sort_index]) {
+		return x->v[sort_index] < y->v[sort_index] ? 1 : -1;
+	}
+	if (x->dev_index != y->dev_index)
+		return x->dev_index < y->dev_index ? -1 : 1;
+	return x->qpn < y->qpn ? -1 : x->qpn > y->qpn;
+}
+
+static void print_row(const struct qp_row *r, bool rates)
+{
+	int i;
+
+	out_open_object(NULL);
+	out_uint("ifindex", NULL, r->dev_index);
+	out_str("ifname", "link %s", r->ifname);
+	out_uint("port", "/%" PRIu64 " ", r->port);
+	out_uint("lqpn", "lqpn %" PRIu64 " ", r->qpn);
+	out_str("type", "type %s ", qp_type_name(r->type));
+	out_str("state", "state %s ", qp_state_name(r->state));
+	out_uint("pid", "pid %" PRIu64 " ", r->pid);
+	out_str("comm", "comm %s ", r->comm);
+	if (!r->has_stats) {
+		out_str("counters_source", "\n    counters none (not seen by the module) ", "none");
+	} else if (!rates) {
+		print_counters(r->v, "\n    ");
+	} else {
+		out_str("counters_source", NULL, QP_SOURCE);
+		out_open_object("rates");
+		out_text("\n    ");
+		for (i = 0; i < NSTATS; i++) {
+			out_uint(stat_names[STAT_FIRST + i], NULL, (uint64_t)(r->rate[i] + 0.5));
+			out_text("%s/s %.0f ", stat_names[STAT_FIRST + i], r->rate[i]);
+		}
+		out_close_object();
+	}
+	out_close_object();
+	out_nl();
+}
+
+static int collect(struct rocectl *rc, const struct qp_filter *f, struct qp_rows *rows)
+{
+	rows->n = 0;
+	rows->f = f;
+	return nl_run(&rc->nl, qp_request(rc, f), qp_collect_cb, rows);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static volatile sig_atomic_t watch_stop;
+
+static void watch_on_signal(int sig)
+{
+	(void)sig;
+	watch_stop = 1;
+}
+
+/* Rates against the previous round, matched by (device, QPN). */
+static void compute_rates(struct qp_rows *cur, const struct qp_rows *prev, double dt)
+{
+	size_t i, j;
+	int k;
+
+	for (i = 0; i < cur->n; i++) {
+		struct qp_row *r = &cur->row[i];
+
+		for (j = 0; j < prev->n; j++) {
+			const struct qp_row *p = &prev->row[j];
+
+			if (p->dev_index != r->dev_index || p->qpn != r->qpn)
+				continue;
+			for (k = 0; k < NSTATS; k++)
+				r->rate[k] = r->v[k] >= p->v[k] ? (r->v[k] - p->v[k]) / dt : 0;
+			break;
+		}
+	}
+}
+
+static int qp_watch(struct rocectl *rc, const struct qp_filter *f)
+{
+	struct qp_rows a = { 0 }, b = { 0 }, *cur = &a, *prev = &b, *t;
+	struct sigaction sa;
+	double t0, t1;
+	unsigned int round = 0;
+	bool tty = isatty(STDOUT_FILENO) && !out_is_json();
+	int err;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = watch_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	sort_rates = true;
+	err = collect(rc, f, prev);
+	t0 = now_s();
+	while (!err && !watch_stop && (!f->count || round < f->count)) {
+		struct timespec ts = { f->interval_ms / 1000, (f->interval_ms % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+		if (watch_stop)
+			break;
+		err = collect(rc, f, cur);
+		t1 = now_s();
+		if (err)
+			break;
+		compute_rates(cur, prev, t1 - t0);
+		qsort(cur->row, cur->n, sizeof(*cur->row), row_cmp);
+		if (tty)
+			out_text("\033[H\033[2J");
+		out_open_object(NULL);
+		out_uint("interval_ms", NULL, (uint64_t)((t1 - t0) * 1000 + 0.5));
+		out_text("rocectl qp stats: %zu QPs, per second over %.1f s, by %s\n",
+			 cur->n, t1 - t0, stat_names[STAT_FIRST + sort_index]);
+		out_open_array("qps");
+		for (i = 0; i < cur->n; i++)
+			print_row(&cur->row[i], true);
+		out_close_array();
+		out_close_object();
+		out_flush();
+		t = prev, prev = cur, cur = t;
+		t0 = t1;
+		round++;
+	}
+	free(a.row);
+	free(b.row);
+	return err;
+}
+
+static int qp_stats(struct rocectl *rc)
+{
+	struct qp_rows rows = { 0 };
+	struct qp_filter f;
+	int err = parse_filter(rc, &f, true);
+	size_t i;
+
+	if (!err)
+		err = rocectl_connect(rc);
+	if (err)
+		return err;
+	sort_index = f.sort ? f.sort - STAT_FIRST : 0;
+	if (f.watch)
+		return qp_watch(rc, &f);
+
+	sort_rates = false;
+	err = collect(rc, &f, &rows);
+	if (!err) {
+		if (f.sort)
+			qsort(rows.row, rows.n, sizeof(*rows.row), row_cmp);
+		out_begin_list();
+		for (i = 0; i < rows.n; i++)
+			print_row(&rows.row[i], false);
+		out_end_list();
+	}
+	free(rows.row);
+	return err;
+}
+
+static int qp_help(struct rocectl *rc)
+{
+	(void)rc;
+	printf("Usage: rocectl qp show [ FILTER ]\n"
+	       "       rocectl qp stats [ FILTER ] [ sort COUNTER ] [ watch [ SECONDS ] [ count N ] ]\n"
+	       "FILTER := [ dev DEV ] [ qpn N ] [ pid PID ] [ port N ] [ type TYPE ] [ state STATE ]\n"
+	       "TYPE := { RC | UC | UD | GSI | SMI | RAW_PACKET | XRC_INI | XRC_TGT }\n"
+	       "STATE := { RESET | INIT | RTR | RTS | SQD | SQE | ERR }\n"
+	       "COUNTER := { tx_packets | tx_bytes | rx_packets | rx_bytes | rx_ecn_ce | rx_cnp |\n"
+	       "             tx_cnp | rx_becn | rx_nak_seq | tx_nak_seq | rx_rnr_nak | tx_rnr_nak |\n"
+	       "             tx_retrans | rx_dup | rx_out_of_seq }\n"
+	       "Counters come from the packets the module sees (soft-RoCE); a QP\n"
+	       "whose packets it does not see shows \"counters none\".\n");
+	return EXIT_OK;
+}
+
+static const struct cmd qp_cmds[] = {
+	{ "show", qp_show },
+	{ "list", qp_show },
+	{ "stats", qp_stats },
+	{ "help", qp_help },
+	{ NULL, NULL },
+};
+
+int cmd_qp(struct rocectl *rc)
+{
+	return dispatch(rc, "qp", qp_cmds);
+}
