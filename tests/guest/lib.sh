@@ -3,7 +3,7 @@
 # the soft-RoCE topologies. Results are lines "ok - SCENARIO: TEST" or
 # "not ok - SCENARIO: TEST # WHY", on stdout and in $RESULTS.
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+export ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ROCECTL=$ROOT/user/rocectl
 MODULE=$ROOT/rocectl.ko
 NLRAW="python3 $ROOT/tests/tools/nlraw.py"

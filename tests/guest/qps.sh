@@ -1,0 +1,203 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: every QP tracked from create to destroy, with its identity and
+# its soft-RoCE counters, checked against real RDMA traffic, rxe's own port
+# counters, rdma(8), tracepoints and a CE-marking path.
+. "$(dirname "$0")/lib.sh"
+W=$(mktemp -d)
+QPT=$ROOT/tests/tools/build/qptraffic
+
+kmsg_mark
+veth_pair 1 2
+rxe_add rxe0 veth1 || fail "rxe0"
+module_load || fail "load"
+
+# port_counters DEV: rxe's own sent_pkts and rcvd_pkts.
+port_counters() {
+	rdma -j statistic show link "$1/1" | jq -r '.[0] | "\(.sent_pkts) \(.rcvd_pkts)"'
+}
+
+# pair traffic: ARGS... -> $W/pair.json, with the QPs held until release_hold.
+hold_pair() {
+	"$QPT" pair "$@" --hold > "$W/pair.json" 2> "$W/pair.err" &
+	HOLDER=$!
+	busywait 20000 test -s "$W/pair.json" || { fail "qptraffic: $(cat "$W/pair.err")"; return 1; }
+}
+release_hold() {
+	kill "$HOLDER" 2>/dev/null
+	wait "$HOLDER"
+}
+pair_qpn() {	# pair_qpn a|b [N]
+	jq ".pairs[${2:-0}].$1_qpn" "$W/pair.json"
+}
+
+# --- counts that RoCE implies, cross-checked with rxe's port counters ---------
+for op in send write; do
+	for size in 0 1024 4096; do
+		[ "$op$size" = write0 ] && continue
+		before=$(port_counters rxe0)
+		hold_pair -d rxe0 -g 1 -n 1 -m 50 -s $size --op $op || break
+		rc -j qp stats dev rxe0 > "$W/st.json" || fail "qp stats"
+		after=$(port_counters rxe0)
+		python3 - "$W/pair.json" "$W/st.json" $before $after <<'PY' > "$W/check.txt" || fail "$op $size: $(cat "$W/check.txt")"
+import json, sys
+pair = json.load(open(sys.argv[1]))
+qps = {q["lqpn"]: q for q in json.load(open(sys.argv[2]))}
+sent0, rcvd0, sent1, rcvd1 = map(int, sys.argv[3:7])
+size, mtu, m = pair["size"], pair["mtu"], pair["messages"]
+a = qps[pair["pairs"][0]["a_qpn"]]["counters"]
+b = qps[pair["pairs"][0]["b_qpn"]]["counters"]
+pkts = m * (1 if size == 0 else -(-size // mtu))
+bad = []
+def eq(what, got, want):
+    if got != want:
+        bad.append(f"{what}: got {got}, expected {want}")
+eq("requester tx_packets", a["tx_packets"], pkts)
+eq("requester tx_bytes", a["tx_bytes"], m * size)
+eq("responder rx_packets", b["rx_packets"], pkts)
+eq("responder rx_bytes", b["rx_bytes"], m * size)
+eq("ACKs sent = ACKs received", b["tx_packets"], a["rx_packets"])
+if b["tx_packets"] < 1:
+    bad.append("no ACK")
+for c in ("tx_retrans", "rx_dup", "rx_out_of_seq", "rx_nak_seq", "rx_ecn_ce"):
+    eq(c, a[c] + b[c], 0)
+# The sums over the device's QPs equal what rxe itself counted.
+eq("sum tx_packets vs rxe sent_pkts delta",
+   sum(q["counters"]["tx_packets"] for q in qps.values() if "counters" in q), sent1 - sent0)
+eq("sum rx_packets vs rxe rcvd_pkts delta",
+   sum(q["counters"]["rx_packets"] for q in qps.values() if "counters" in q), rcvd1 - rcvd0)
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+		release_hold
+	done
+done
+log_test "50 messages of 0, 1024, 4096 bytes (send, write): per-QP packets and bytes exact, sums equal rxe's port counters"
+
+# --- the QP list against rdma resource show ---------------------------------
+compare_rdma() {	# the QPs rdma lists, as rocectl lists them
+	rdma -j resource show qp > "$W/rdma.json"
+	rc -j qp show > "$W/qps.json"
+	python3 - "$W/rdma.json" "$W/qps.json" <<'PY'
+import json, sys
+rdma = {(q["ifname"], q["lqpn"]): q for q in json.load(open(sys.argv[1]))}
+ours = {(q["ifname"], q["lqpn"]): q for q in json.load(open(sys.argv[2]))}
+assert rdma.keys() == ours.keys(), (sorted(rdma), sorted(ours))
+for k, r in rdma.items():
+    o = ours[k]
+    assert r["type"] == o["type"] and r["state"] == o["state"], (r, o)
+    assert r.get("port") == o.get("port") or r.get("port") is None, (r, o)
+    if "pid" in r:
+        assert r["pid"] == o["pid"] and r["comm"] == o["comm"], (r, o)
+    if "rqpn" in r:
+        assert r["rqpn"] == o["rqpn"], (r, o)
+PY
+}
+compare_rdma || fail "idle: $(cat "$W/rdma.json")"
+hold_pair -d rxe0 -g 1 -n 3 -m 10 -s 64
+compare_rdma || fail "3 pairs held"
+check_eq "$(rc -j qp show pid "$HOLDER" | jq length)" 6 "filter pid"
+check_eq "$(rc -j qp show dev rxe0 type GSI | jq -c '[.[].lqpn]')" "[1]" "filter type"
+check_eq "$(rc -j qp show state RTS type RC | jq length)" 6 "filter state"
+check_eq "$(rc -j qp show qpn "$(pair_qpn a 1)" | jq -c '[.[].rqpn]')" "[$(pair_qpn b 1)]" "qpn without dev"
+release_hold
+compare_rdma || fail "after release"
+check_eq "$(rc -j qp show type RC | jq length)" 0 "RC QPs left"
+log_test "qp show agrees with rdma resource show (QPNs, type, state, pid, comm); filters"
+
+# --- identity and path ---------------------------------------------------------
+hold_pair -d rxe0 -g 1 -n 1 -m 5 -s 64 --tos 106
+a=$(pair_qpn a)
+rc -j -d qp show dev rxe0 qpn "$a" > "$W/one.json" || fail "doit"
+check_eq "$(jq -r '.[0] | "\(.sgid) \(.dgid) \(.dscp) \(.ecn) \(.mtu) \(.comm) \(.retry_cnt) \(.rnr_retry) \(.timeout)"' "$W/one.json")" \
+	"192.0.2.1 192.0.2.1 26 2 1024 qptraffic 7 7 14" "path and identity"
+check_eq "$(jq '.[0].pid' "$W/one.json")" "$HOLDER" "pid"
+release_hold
+log_test "identity: GIDs as addresses, DSCP/ECN of the traffic class, MTU, retries, pid, comm"
+
+"$QPT" pair -d rxe0 -g 1 -n 1 -m 5 -s 64 --fork-hold > "$W/fork.json" 2>&1 || fail "fork-hold"
+creator=$(jq .pid "$W/fork.json")
+holder=$(jq .holder_pid "$W/fork.json")
+busywait 5000 eval '! kill -0 '"$creator"' 2>/dev/null' || fail "creator still alive"
+rc -j qp show type RC > "$W/fork-qps.json"
+check_eq "$(jq -c '[.[] | [.pid, .comm]] | unique' "$W/fork-qps.json")" "[[$creator,\"qptraffic\"]]" \
+	"owner after the creator exited"
+kill "$holder"
+busywait 10000 eval '[ "$(rc -j qp show type RC | jq length)" = 0 ]' || fail "QPs not gone after the holder"
+log_test "owner pid and comm survive the creator's exit until the QP is destroyed"
+
+# --- events --------------------------------------------------------------------
+"$ROCECTL" -j monitor qp > "$W/mon.json" &
+mon=$!
+sleep 1
+"$QPT" pair -d rxe0 -g 1 -n 1 -m 20 -s 100 > "$W/p.json" || fail "pair"
+busywait 10000 eval '[ "$(grep -c destroy "$W/mon.json")" -ge 2 ]' || fail "destroy events"
+kill $mon
+python3 - "$W/mon.json" "$(jq '.pairs[0].a_qpn' "$W/p.json")" <<'PY' || fail "events: $(head -c 600 "$W/mon.json")"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+a = int(sys.argv[2])
+mine = [e for e in ev if e["lqpn"] == a]
+kinds = [e["event"] for e in mine]
+assert kinds == ["create", "modify", "modify", "modify", "destroy"], kinds
+assert [e["state"] for e in mine[1:4]] == ["INIT", "RTR", "RTS"], mine
+assert [e["prev_state"] for e in mine[1:4]] == ["RESET", "INIT", "RTR"], mine
+d = mine[-1]
+assert d["counters_source"] == "module" and d["counters"]["tx_packets"] == 20 and d["counters"]["tx_bytes"] == 2000, d
+assert d["lifetime_ns"] > 0, d
+PY
+log_test "monitor qp: create, INIT/RTR/RTS with previous states, destroy with lifetime counters"
+
+# --- tracepoints ---------------------------------------------------------------
+TR=/sys/kernel/tracing
+echo > $TR/trace
+echo 1 > $TR/events/rocectl/enable
+"$QPT" pair -d rxe0 -g 1 -n 1 -m 30 -s 100 > "$W/p.json" || fail "pair"
+echo 0 > $TR/events/rocectl/enable
+a=$(jq '.pairs[0].a_qpn' "$W/p.json")
+cat $TR/trace > "$W/trace.txt"
+check_match "$(cat "$W/trace.txt")" "qp_create: dev=rxe0 qpn=$a type=2 pid=[0-9]+ comm=qptraffic kernel=0" "qp_create"
+check_match "$(cat "$W/trace.txt")" "qp_modify: dev=rxe0 qpn=$a old_state=2 new_state=3 port=1" "qp_modify RTR->RTS"
+check_match "$(cat "$W/trace.txt")" "qp_destroy: dev=rxe0 qpn=$a type=2 pid=[0-9]+ comm=qptraffic lifetime_ns=[0-9]+ tx_packets=30 rx_packets=30 tx_bytes=3000" "qp_destroy totals"
+out=$(timeout 60 perf stat -x, -e rocectl:qp_create -e rocectl:qp_destroy -- "$QPT" pair -d rxe0 -g 1 -n 2 -m 1 -s 8 2>&1 >/dev/null)
+check_match "$out" "^4,,rocectl:qp_create" "perf stat qp_create: $out"
+check_match "$out" "^4,,rocectl:qp_destroy" "perf stat qp_destroy"
+log_test "tracepoints: qp_create, qp_modify, qp_destroy fields in ftrace; perf stat counts them"
+
+# --- bad input -------------------------------------------------------------------
+out=$(rc qp show dev nosuch 2>&1); code=$?
+check_eq "$code" 4 "unknown device"; check_match "$out" "no RDMA device has this name" "unknown device message"
+out=$(rc qp show dev rxe0 qpn 9999 2>&1); code=$?
+check_eq "$code" 4 "unknown QPN"
+check_eq "$out" "Error: rocectl: the device has no QP with this number (attribute qp-num)." "unknown QPN message"
+out=$(rc qp show qpn 16777216 2>&1); code=$?
+check_eq "$code" 2 "QPN range"; check_match "$out" "not a number from 0 to 16777215" "QPN range message"
+out=$(rc qp show state BUSY 2>&1); code=$?
+check_eq "$code" 2 "state"; check_match "$out" 'state "BUSY" is not one of: RESET INIT RTR RTS SQD SQE ERR' "state message"
+out=$(rc qp stats watch 0 2>&1); code=$?
+check_eq "$code" 2 "watch interval"
+out=$(rc qp stats count 3 2>&1); code=$?
+check_eq "$code" 2 "count without watch"
+python3 - <<'PY' || fail "raw netlink"
+import errno, os, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
+from nlraw import GenlSocket, attr_u32, attr_str, attr, NLM_F_REQUEST, NLM_F_DUMP
+CMD_QP_GET, A_DEV_NAME, A_QP_NUM, A_QP_STATE, A_QP_PREV_STATE = 5, 3, 10, 12, 13
+s = GenlSocket()
+r = s.request(CMD_QP_GET, attr_str(A_DEV_NAME, "rxe0"))
+assert r.error == errno.EINVAL and r.miss_type == A_QP_NUM, vars(r)
+r = s.request(CMD_QP_GET, attr_str(A_DEV_NAME, "rxe0") + attr_u32(A_QP_NUM, 1 << 24))
+assert r.error == errno.ERANGE and r.offs == 20 + 12, vars(r)
+r = s.request(CMD_QP_GET, attr(A_QP_STATE, b"\x09"), flags=NLM_F_REQUEST | NLM_F_DUMP)
+assert r.error == errno.ERANGE and r.msg, vars(r)
+r = s.request(CMD_QP_GET, attr(A_QP_PREV_STATE, b"\x01"), flags=NLM_F_REQUEST | NLM_F_DUMP)
+assert r.error == errno.EINVAL, vars(r)
+r = s.request(CMD_QP_GET, attr_u32(A_QP_NUM, 1), flags=NLM_F_REQUEST | NLM_F_DUMP)
+assert r.error == errno.EINVAL and "takes no QP number" in r.msg, vars(r)
+r = s.request(CMD_QP_GET, attr_str(A_DEV_NAME, "rxe0") + attr_u32(A_QP_NUM, 1))
+assert r.error == 0 and r.messages, vars(r)
+PY
+log_test "bad input: unknown device or QPN, out-of-range values, malformed attributes"
+
+kmsg_check
+rm -rf "$W"
