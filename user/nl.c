@@ -14,6 +14,7 @@
 #include <linux/rocectl.h>
 
 #include "nl.h"
+#include "output.h"
 #include "rocectl.h"
 
 #define NL_BUF_SIZE (64 * 1024)
@@ -153,8 +154,6 @@ static int nl_cb_data(const struct nlmsghdr *nlh, void *data)
 {
 	struct nl_ctx *ctx = data;
 
-	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
-		ctx->nl->dump_interrupted = true;
 	return ctx->cb ? ctx->cb(nlh, ctx->data) : MNL_CB_OK;
 }
 
@@ -172,7 +171,6 @@ static int nl_exchange(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 
 	memset(e, 0, sizeof(*e));
 	nl->req = nlh;
-	nl->dump_interrupted = false;
 	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0) {
 		e->err = errno;
 		return -e->err;
@@ -246,15 +244,42 @@ struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags)
 	return nlh;
 }
 
+#define NL_DUMP_TRIES 20
+
+int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		   void *data, void (*restart)(void *data))
+{
+	bool dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
+	char *req = nl->buf + NL_BUF_SIZE;	/* where nl_exchange keeps it */
+	struct nl_error e;
+	int tries, err;
+
+	for (tries = 1; ; tries++) {
+		if (dump)
+			out_capture_begin();
+		err = nl_exchange(nl, nlh, cb, data, &e);
+		/* libmnl reports NLM_F_DUMP_INTR as EINTR. */
+		if (!dump || err != -EINTR || tries == NL_DUMP_TRIES) {
+			out_capture_end(true);
+			break;
+		}
+		out_capture_end(false);
+		if (restart)
+			restart(data);
+		nlh = memcpy(nl->buf, req, ((struct nlmsghdr *)req)->nlmsg_len);
+		nlh->nlmsg_seq = ++nl->seq;
+	}
+	if (err == -EINTR && dump) {
+		fprintf(stderr, "Error: the objects kept changing during %d dumps in a row; try again.\n",
+			NL_DUMP_TRIES);
+		return EXIT_FAILED;
+	}
+	return err < 0 ? nl_report(&e) : EXIT_OK;
+}
+
 int nl_run(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
-	struct nl_error e;
-
-	if (nl_exchange(nl, nlh, cb, data, &e) < 0)
-		return nl_report(&e);
-	if (nl->dump_interrupted)
-		fprintf(stderr, "Warning: devices changed during the dump; run the command again for a consistent view.\n");
-	return EXIT_OK;
+	return nl_run_restart(nl, nlh, cb, data, NULL);
 }
 
 /* Family resolution: id, version and the events group, from the controller. */

@@ -19,7 +19,6 @@ struct nl {
 	uint32_t portid;
 	uint32_t seq;
 	const struct nlmsghdr *req;	/* the request in flight, for error offsets */
-	bool dump_interrupted;
 };
 
 /* Returns an exit code (EXIT_OK on success) after printing any error. */
@@ -34,6 +33,14 @@ struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags);
  * ack only). Returns an exit code after printing any error.
  */
 int nl_run(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
+
+/*
+ * The same; a dump interrupted by a concurrent change (NLM_F_DUMP_INTR)
+ * is run again, with restart(data) called first so that the callback's
+ * state starts over. What the callback printed is printed once.
+ */
+int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		   void *data, void (*restart)(void *data));
 
 /* Join the events group; then nl_listen() feeds notifications to cb. */
 int nl_subscribe(struct nl *nl);

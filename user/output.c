@@ -4,18 +4,28 @@
  * each top-level object is one JSON line, flushed at once.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <inttypes.h>
 
 #include "json_writer.h"
 #include "output.h"
 
-static struct {
+struct out_state {
 	FILE *f;
 	bool json;
 	bool in_list;
 	int objects;		/* open objects and arrays, for JSON lines */
 	struct json_writer jw;
-} out = { .f = NULL };
+};
+
+static struct out_state out;
+
+static struct {
+	struct out_state saved;
+	char *buf;
+	size_t len;
+	bool active;
+} capture;
 
 void out_init(FILE *f, bool json, bool pretty)
 {
@@ -166,4 +176,39 @@ void out_nl(void)
 void out_flush(void)
 {
 	fflush(out.f);
+}
+
+void out_capture_begin(void)
+{
+	FILE *f;
+
+	if (capture.active)
+		return;
+	f = open_memstream(&capture.buf, &capture.len);
+	if (!f)
+		return;		/* then print as we go */
+	capture.saved = out;
+	capture.active = true;
+	out.f = f;
+	out.jw.f = f;
+}
+
+void out_capture_end(bool commit)
+{
+	FILE *real;
+
+	if (!capture.active)
+		return;
+	fclose(out.f);
+	real = capture.saved.f;
+	if (commit) {
+		fwrite(capture.buf, 1, capture.len, real);
+		out.f = real;
+		out.jw.f = real;
+	} else {
+		out = capture.saved;
+	}
+	free(capture.buf);
+	capture.buf = NULL;
+	capture.active = false;
 }

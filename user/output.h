@@ -37,4 +37,12 @@ void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_nl(void);
 void out_flush(void);
 
+/*
+ * Hold back what is printed from here on: a dump that the kernel reports
+ * interrupted is printed again from scratch, not twice. commit false
+ * forgets it and returns to the state at out_capture_begin().
+ */
+void out_capture_begin(void);
+void out_capture_end(bool commit);
+
 #endif

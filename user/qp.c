@@ -498,11 +498,17 @@ static void print_row(const struct qp_row *r, bool rates)
 	out_nl();
 }
 
+static void collect_restart(void *data)
+{
+	((struct qp_rows *)data)->n = 0;
+}
+
 static int collect(struct rocectl *rc, const struct qp_filter *f, struct qp_rows *rows)
 {
 	rows->n = 0;
 	rows->f = f;
-	return nl_run(&rc->nl, qp_request(rc, f), qp_collect_cb, rows);
+	return nl_run_restart(&rc->nl, qp_request(rc, f), qp_collect_cb, rows,
+			      collect_restart);
 }
 
 static double now_s(void)

@@ -121,6 +121,34 @@ static void test_json(void)
 		  "s a\"b\\c\n\t\x01 n 18446744073709551615 i -5 b true \n");
 }
 
+/* An interrupted dump's output is forgotten; the retry's is kept. */
+static void capture_doc(void *arg)
+{
+	(void)arg;
+	out_begin_list();
+	out_capture_begin();
+	out_open_object(NULL);
+	out_uint("try", "try %lu", 1);
+	out_close_object();
+	out_nl();
+	out_capture_end(false);
+	out_capture_begin();
+	out_open_object(NULL);
+	out_uint("try", "try %lu", 2);
+	out_close_object();
+	out_nl();
+	out_capture_end(true);
+	out_end_list();
+}
+
+static void test_capture(void)
+{
+	check_str("capture: a discarded attempt leaves no trace (JSON)",
+		  capture(capture_doc, NULL, 1, 0), "[{\"try\":2}]\n");
+	check_str("capture: a discarded attempt leaves no trace (text)",
+		  capture(capture_doc, NULL, 0, 0), "try 2\n");
+}
+
 /* A DEV_GET reply as the kernel builds it. */
 static struct nlmsghdr *dev_msg(char *buf)
 {
@@ -302,6 +330,7 @@ int main(void)
 	test_matches();
 	test_parse_u32();
 	test_json();
+	test_capture();
 	test_dev_print();
 	test_dev_malformed();
 	test_errors();

@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: CE marks on a real wire reach exactly the receiving QP; thousands
+# of QPs; create/destroy churn under dumps; unloading rocectl under traffic;
+# devices and rdma_rxe going away under rocectl.
+. "$(dirname "$0")/lib.sh"
+W=$(mktemp -d)
+QPT=$ROOT/tests/tools/build/qptraffic
+TR=/sys/kernel/tracing
+
+kmsg_mark
+modprobe rdma_rxe
+veth_pair 1 2
+# Two rxe devices whose traffic really crosses the veth (see test-guest notes).
+for i in all default veth1 veth2; do
+	sysctl -qw net.ipv4.conf.$i.rp_filter=0 net.ipv4.conf.$i.accept_local=1
+done
+ip rule add pref 100 iif lo to 192.0.2.2 lookup 100
+ip route add 192.0.2.2 dev veth1 src 192.0.2.1 table 100
+ip rule add pref 101 iif lo to 192.0.2.1 lookup 101
+ip route add 192.0.2.1 dev veth2 src 192.0.2.2 table 101
+ip rule add pref 1000 lookup local
+ip rule del pref 0
+rxe_add rxe0 veth1 || fail "rxe0"
+rxe_add rxe1 veth2 || fail "rxe1"
+module_load || fail "load"
+
+# --- CE on the wire --------------------------------------------------------------
+tc qdisc add dev veth1 clsact
+tc filter add dev veth1 egress protocol ip u32 match ip protocol 17 0xff \
+	match ip dport 4791 0xffff action pedit munge ip tos set 0x3 pipe action csum ip
+echo > $TR/trace
+echo 1 > $TR/events/rocectl/qp_congestion/enable
+t0=$(date +%s%3N)
+"$QPT" pair -d rxe0 -D rxe1 -g 1 -n 1 -m 200 -s 1024 --hold > "$W/wire.json" 2> "$W/wire.err" &
+wire=$!
+"$QPT" pair -d rxe0 -g 1 -n 1 -m 200 -s 1024 --hold > "$W/loop.json" 2> "$W/loop.err" &
+loop=$!
+busywait 60000 eval 'test -s "$W/wire.json" && test -s "$W/loop.json"' || fail "traffic: $(cat "$W/wire.err" "$W/loop.err")"
+t1=$(date +%s%3N)
+echo 0 > $TR/events/rocectl/qp_congestion/enable
+rc -j qp stats > "$W/st.json"
+grep qp_congestion $TR/trace > "$W/cong.txt"
+kill $wire $loop; wait $wire $loop
+tc qdisc del dev veth1 clsact
+python3 - "$W/wire.json" "$W/loop.json" "$W/st.json" "$W/cong.txt" $((t1 - t0)) <<'PY' > "$W/ce.txt" || fail "$(cat "$W/ce.txt")"
+import json, re, sys
+wire, loop = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+qps = {(q["ifname"], q["lqpn"]): q["counters"] for q in json.load(open(sys.argv[3])) if "counters" in q}
+a = qps[("rxe0", wire["pairs"][0]["a_qpn"])]
+b = qps[("rxe1", wire["pairs"][0]["b_qpn"])]
+bad = []
+if not (b["rx_ecn_ce"] == b["rx_packets"] == 200):
+    bad.append(f"receiving QP: rx_ecn_ce {b['rx_ecn_ce']} of {b['rx_packets']}, expected 200 of 200")
+others = {k: v["rx_ecn_ce"] for k, v in qps.items() if v is not b and v["rx_ecn_ce"]}
+if others:
+    bad.append(f"other QPs counted CE: {others}")
+ev = [dict(kv.split("=") for kv in re.findall(r"\w+=\S+", l)) for l in open(sys.argv[4])]
+mine = [e for e in ev if e["dev"] == "rxe1" and int(e["qpn"]) == wire["pairs"][0]["b_qpn"]]
+if not mine or sum(int(e["ce"]) for e in mine) > 200 or sum(int(e["ce"]) for e in mine) == 0:
+    bad.append(f"qp_congestion events of the receiving QP: {mine[:3]}")
+if len(ev) != len(mine):
+    bad.append(f"qp_congestion events for other QPs: {[e for e in ev if e not in mine][:3]}")
+limit = int(sys.argv[5]) / 100 + 2  # one per 100 ms at most
+if len(mine) > limit:
+    bad.append(f"{len(mine)} qp_congestion events in {sys.argv[5]} ms")
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+log_test "CE marked on the wire: only the receiving QP counts it (200 of 200); qp_congestion rate-limited"
+
+# --- thousands of QPs --------------------------------------------------------------
+base=$(rc -j qp show | jq length)
+"$QPT" many -d rxe0 -n 2000 --state init --hold > "$W/many.json" 2> "$W/many.err" &
+many=$!
+busywait 120000 test -s "$W/many.json" || fail "many: $(cat "$W/many.err")"
+rc -j qp show > "$W/all.json" || fail "dump"
+rdma -j resource show qp > "$W/rdma.json"
+check_eq "$(jq length "$W/all.json")" $((base + 2000)) "QPs in the dump"
+check_eq "$(jq -c '[.[] | [.ifname, .lqpn]] | unique | length' "$W/all.json")" $((base + 2000)) "unique (dev, qpn)"
+check_eq "$(jq -c '[.[] | [.ifname, .lqpn]] | sort' "$W/all.json")" \
+	"$(jq -c '[.[] | [.ifname, .lqpn]] | sort' "$W/rdma.json")" "same QPs as rdma resource show"
+check_eq "$(jq -c "[.qpns[]] | sort" "$W/many.json")" \
+	"$(jq -c "[.[] | select(.pid == $many) | .lqpn] | sort" "$W/all.json")" "every QP of the holder"
+kill $many; wait $many
+check_eq "$(rc -j qp show | jq length)" "$base" "back to baseline"
+log_test "2000 QPs: dump complete (multi-part), unique, same as rdma resource show"
+
+# --- churn under dumps ---------------------------------------------------------------
+"$QPT" churn -d rxe0 -t 30 -b 8 > "$W/churn.json" 2> "$W/churn.err" &
+churn=$!
+dumps=0
+while kill -0 $churn 2>/dev/null; do
+	rc -j qp show > "$W/d.json" 2> "$W/d.err" || { fail "dump failed: $(cat "$W/d.err")"; break; }
+	jq -e 'type == "array"' "$W/d.json" > /dev/null || { fail "dump not a JSON array"; break; }
+	dumps=$((dumps + 1))
+done
+wait $churn || fail "churn: $(cat "$W/churn.err")"
+check_eq "$(jq '.created == .destroyed and .created > 0' "$W/churn.json")" true "churn balance $(cat "$W/churn.json")"
+[ $dumps -ge 10 ] || fail "only $dumps dumps"
+busywait 5000 eval '[ "$(rc -j qp show | jq length)" = "$base" ]' || fail "tracked QPs not back to baseline: $(rc -j qp show | jq length) vs $base"
+echo "# churn: $(cat "$W/churn.json"), $dumps dumps"
+log_test "30 s of create/destroy churn under parallel dumps: counts return to baseline"
+
+# --- unload and reload rocectl under traffic ----------------------------------------
+"$QPT" pair -d rxe0 -D rxe1 -g 1 -n 2 -m 3000 -s 4096 -T 120 > "$W/bg.json" 2> "$W/bg.err" &
+bg=$!
+sleep 1
+module_unload || fail "unload under traffic"
+module_load || fail "reload under traffic"
+wait $bg || fail "traffic failed: $(cat "$W/bg.err")"
+check_eq "$(rc -j qp show type RC | jq length)" 0 "no RC QP left"
+log_test "rocectl unloaded and reloaded under traffic: traffic completes, no entry left"
+
+# --- a device deleted with live QPs ----------------------------------------------------
+hold_pair() { "$QPT" pair "$@" --hold > "$W/h.json" 2> "$W/h.err" & HOLDER=$!; busywait 20000 test -s "$W/h.json"; }
+hold_pair -d rxe1 -g 1 -n 2 -m 10 -s 64 || fail "hold on rxe1"
+check_eq "$(rc -j qp show dev rxe1 type RC | jq length)" 4 "QPs on rxe1"
+timeout 60 rdma link del rxe1 &
+del=$!
+# rxe cannot detach user contexts: the delete waits for the holder to go.
+busywait 10000 eval '! rc dev show rxe1 >/dev/null 2>&1' || fail "rxe1 still listed while being deleted"
+kill $HOLDER; wait $HOLDER
+wait $del || fail "rdma link del"
+check_eq "$(rc -j qp show | jq -c '[.[] | select(.ifname == "rxe1")] | length')" 0 "rxe1 QPs left"
+log_test "rdma link del with live QPs: device and its QPs dropped"
+
+# --- rdma_rxe unloaded under rocectl, and back ----------------------------------------
+rxe_del rxe0
+rmmod rdma_rxe || fail "rmmod rdma_rxe"
+check_eq "$(rc -j qp show | jq length)" 0 "QPs after rdma_rxe left"
+rxe_add rxe0 veth1 || fail "rxe back"
+"$QPT" pair -d rxe0 -g 1 -n 1 -m 10 -s 100 --hold > "$W/h2.json" 2>&1 &
+h2=$!
+busywait 20000 test -s "$W/h2.json"
+check_eq "$(rc -j qp stats type RC | jq -c '[.[].counters.tx_bytes] | sort')" "[0,1000]" "counters after rdma_rxe came back"
+kill $h2; wait $h2
+log_test "rdma_rxe unloaded and reloaded under rocectl: packet hooks follow it"
+
+module_unload
+kmsg_check
+rm -rf "$W"
