@@ -4,7 +4,7 @@
  * Module entry: the netlink family first, so that every event has
  * somewhere to go; then the QP hooks, so that no QP created while devices
  * are scanned is missed; then the device registry, which scans them; the
- * packet path last. Torn down in the opposite order.
+ * packet path; the watchdog last. Torn down in the opposite order.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
@@ -28,11 +28,16 @@ static int __init rocectl_init(void)
 	err = rocectl_rxe_hooks_init();
 	if (err)
 		goto err_devices;
+	err = rocectl_wd_init();
+	if (err)
+		goto err_rxe;
 
 	pr_info("version %s loaded, netlink family %s v%d\n",
 		ROCECTL_VERSION, ROCECTL_GENL_NAME, ROCECTL_GENL_VERSION);
 	return 0;
 
+err_rxe:
+	rocectl_rxe_hooks_exit();
 err_devices:
 	rocectl_devices_exit();
 err_hooks:
@@ -44,6 +49,8 @@ err_nl:
 
 static void __exit rocectl_exit(void)
 {
+	/* PFC set back first: nothing the watchdog changed outlives it. */
+	rocectl_wd_exit();
 	rocectl_rxe_hooks_exit();
 	/* No handler runs once this returns; then the tables can go. */
 	rocectl_qp_hooks_exit();

@@ -35,6 +35,43 @@ static const struct nla_policy rocectl_qp_get_policy[] = {
 	[ROCECTL_A_QP_PID] = { .type = NLA_U32 },
 };
 
+static struct netlink_range_validation rocectl_restore_range __ro_after_init = {
+	.min = 20,
+	.max = 60000,
+};
+
+#define ROCECTL_WD_TARGET_POLICY					\
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },			\
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING,		\
+				 .len = ROCECTL_DEV_NAME_MAX },		\
+	[ROCECTL_A_NETDEV_INDEX] = { .type = NLA_U32 },			\
+	[ROCECTL_A_NETDEV_NAME] = { .type = NLA_NUL_STRING,		\
+				    .len = IFNAMSIZ - 1 },		\
+	[ROCECTL_A_WD_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255)
+
+static const struct nla_policy rocectl_wd_set_policy[] = {
+	ROCECTL_WD_TARGET_POLICY,
+	[ROCECTL_A_WD_PRIOS] = NLA_POLICY_MIN(NLA_U8, 1),
+	[ROCECTL_A_WD_DETECT_MS] = NLA_POLICY_RANGE(NLA_U32, 20, 10000),
+	[ROCECTL_A_WD_RESTORE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &rocectl_restore_range),
+	[ROCECTL_A_WD_INTERVAL_MS] = NLA_POLICY_RANGE(NLA_U32, 10, 1000),
+	[ROCECTL_A_WD_ACTION] = NLA_POLICY_MAX(NLA_U8, ROCECTL_WD_ACTION_FORWARD),
+	[ROCECTL_A_WD_DIRECTION] = NLA_POLICY_MAX(NLA_U8, ROCECTL_WD_DIR_BOTH),
+};
+
+static const struct nla_policy rocectl_wd_del_policy[] = {
+	ROCECTL_WD_TARGET_POLICY,
+	[ROCECTL_A_WD_PRIOS] = NLA_POLICY_MIN(NLA_U8, 1),
+};
+
+static const struct nla_policy rocectl_wd_get_policy[] = {
+	ROCECTL_WD_TARGET_POLICY,
+};
+
+static const struct nla_policy rocectl_wd_brs_policy[] = {
+	[ROCECTL_A_WD_BRS] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
 static int rocectl_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev,
 			       u32 port)
 {
@@ -250,6 +287,34 @@ static const struct genl_ops rocectl_genl_ops[] = {
 		.dumpit = rocectl_nl_qp_get_dumpit,
 		.policy = rocectl_qp_get_policy,
 		.maxattr = ARRAY_SIZE(rocectl_qp_get_policy) - 1,
+	},
+	{
+		.cmd = ROCECTL_CMD_WD_SET,
+		.doit = rocectl_nl_wd_set_doit,
+		.policy = rocectl_wd_set_policy,
+		.maxattr = ARRAY_SIZE(rocectl_wd_set_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = ROCECTL_CMD_WD_DEL,
+		.doit = rocectl_nl_wd_del_doit,
+		.policy = rocectl_wd_del_policy,
+		.maxattr = ARRAY_SIZE(rocectl_wd_del_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = ROCECTL_CMD_WD_GET,
+		.doit = rocectl_nl_wd_get_doit,
+		.dumpit = rocectl_nl_wd_get_dumpit,
+		.policy = rocectl_wd_get_policy,
+		.maxattr = ARRAY_SIZE(rocectl_wd_get_policy) - 1,
+	},
+	{
+		.cmd = ROCECTL_CMD_WD_BRS_SET,
+		.doit = rocectl_nl_wd_brs_doit,
+		.policy = rocectl_wd_brs_policy,
+		.maxattr = ARRAY_SIZE(rocectl_wd_brs_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
 	},
 };
 

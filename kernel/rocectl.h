@@ -159,6 +159,15 @@ int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
 					struct netlink_ext_ack *extack);
 extern struct genl_family rocectl_genl_family;
+int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int rocectl_nl_wd_brs_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* watchdog.c: the PFC storm watchdog. */
+int rocectl_wd_init(void);
+void rocectl_wd_exit(void);
 
 /* Set an extack message and point it at the attribute it is about. */
 #define ROCECTL_ERR_ATTR(extack, attr, msg) do {		\

@@ -12,7 +12,14 @@
  *                          event of the same QP: ce cnp becn nak rnr
  *                          retrans oos. At most one every 100 ms per QP.
  *
- * States and types are the numbers of include/uapi/linux/rocectl.h.
+ *   rocectl:pfc_storm_detect   netdev prio dir window_us pause_us frames:
+ *                              the evidence the storm was declared on
+ *   rocectl:pfc_storm_restore  netdev prio dir storm_ms conflict (1: PFC
+ *                              was changed by someone else, left as it is)
+ *   rocectl:pfc_wd_action      netdev prio dir action err (0: applied)
+ *
+ * States, types, directions and actions are the numbers of
+ * include/uapi/linux/rocectl.h.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM rocectl
@@ -144,6 +151,75 @@ TRACE_EVENT(qp_congestion,
 		  __get_str(dev), __entry->qpn, __entry->ce, __entry->cnp,
 		  __entry->becn, __entry->nak, __entry->rnr, __entry->retrans,
 		  __entry->oos)
+);
+
+TRACE_EVENT(pfc_storm_detect,
+	TP_PROTO(const char *netdev, int prio, int dir, u64 window_us,
+		 u64 pause_us, u64 frames),
+	TP_ARGS(netdev, prio, dir, window_us, pause_us, frames),
+	TP_STRUCT__entry(
+		__string(netdev, netdev)
+		__field(u8, prio)
+		__field(u8, dir)
+		__field(u64, window_us)
+		__field(u64, pause_us)
+		__field(u64, frames)
+	),
+	TP_fast_assign(
+		rocectl_assign_str(netdev, netdev);
+		__entry->prio = prio;
+		__entry->dir = dir;
+		__entry->window_us = window_us;
+		__entry->pause_us = pause_us;
+		__entry->frames = frames;
+	),
+	TP_printk("netdev=%s prio=%u dir=%u window_us=%llu pause_us=%llu frames=%llu",
+		  __get_str(netdev), __entry->prio, __entry->dir,
+		  __entry->window_us, __entry->pause_us, __entry->frames)
+);
+
+TRACE_EVENT(pfc_storm_restore,
+	TP_PROTO(const char *netdev, int prio, int dir, u64 storm_ms, bool conflict),
+	TP_ARGS(netdev, prio, dir, storm_ms, conflict),
+	TP_STRUCT__entry(
+		__string(netdev, netdev)
+		__field(u8, prio)
+		__field(u8, dir)
+		__field(u64, storm_ms)
+		__field(u8, conflict)
+	),
+	TP_fast_assign(
+		rocectl_assign_str(netdev, netdev);
+		__entry->prio = prio;
+		__entry->dir = dir;
+		__entry->storm_ms = storm_ms;
+		__entry->conflict = conflict;
+	),
+	TP_printk("netdev=%s prio=%u dir=%u storm_ms=%llu conflict=%u",
+		  __get_str(netdev), __entry->prio, __entry->dir,
+		  __entry->storm_ms, __entry->conflict)
+);
+
+TRACE_EVENT(pfc_wd_action,
+	TP_PROTO(const char *netdev, int prio, int dir, int action, int err),
+	TP_ARGS(netdev, prio, dir, action, err),
+	TP_STRUCT__entry(
+		__string(netdev, netdev)
+		__field(u8, prio)
+		__field(u8, dir)
+		__field(u8, action)
+		__field(int, err)
+	),
+	TP_fast_assign(
+		rocectl_assign_str(netdev, netdev);
+		__entry->prio = prio;
+		__entry->dir = dir;
+		__entry->action = action;
+		__entry->err = err;
+	),
+	TP_printk("netdev=%s prio=%u dir=%u action=%u err=%d",
+		  __get_str(netdev), __entry->prio, __entry->dir,
+		  __entry->action, __entry->err)
 );
 
 #endif /* _ROCECTL_TRACE_H */

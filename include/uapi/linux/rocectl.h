@@ -76,6 +76,36 @@
  * Who sees which QP: anyone may read every QP, as with rdma resource show;
  *   pids are those of the initial pid namespace.
  *
+ * ROCECTL_CMD_WD_SET (CAP_NET_ADMIN)
+ *   Watch priorities of a netdev for PFC pause storms, or change how.
+ *   The netdev: ROCECTL_A_NETDEV_NAME or ROCECTL_A_NETDEV_INDEX, or an RDMA
+ *   port: ROCECTL_A_DEV_NAME (or _INDEX) and ROCECTL_A_WD_PORT (default 1).
+ *   ROCECTL_A_WD_PRIOS        u8  priorities to add to the watch (bit p:
+ *                                 priority p); required for a new watch
+ *   ROCECTL_A_WD_DETECT_MS    u32 detection time, 20..10000 (default 200)
+ *   ROCECTL_A_WD_RESTORE_MS   u32 restoration time, 20..60000 (default 400)
+ *   ROCECTL_A_WD_INTERVAL_MS  u32 poll interval, 10..1000 and no larger than
+ *                                 either time (default 100)
+ *   ROCECTL_A_WD_ACTION       u8  enum rocectl_wd_action (default ALERT)
+ *   ROCECTL_A_WD_DIRECTION    u8  enum rocectl_wd_direction (default RX)
+ *   Omitted values keep their current setting on an existing watch.
+ *
+ * ROCECTL_CMD_WD_DEL (CAP_NET_ADMIN)
+ *   Stop watching: the netdev as for WD_SET, ROCECTL_A_WD_PRIOS (default:
+ *   all). Every PFC bit the watchdog cleared is set back first.
+ *
+ * ROCECTL_CMD_WD_GET (doit and dump, anyone)
+ *   Request: the netdev (doit), nothing (dump). Reply, one per netdev:
+ *   ROCECTL_A_NETDEV_INDEX, ROCECTL_A_NETDEV_NAME, the WD_SET settings,
+ *   ROCECTL_A_WD_COUNTERS (enum rocectl_wd_counters), ROCECTL_A_WD_BRS, and
+ *   one ROCECTL_A_WD_PRIO nest per watched priority and direction with the
+ *   ROCECTL_A_WDP_* attributes below.
+ *
+ * ROCECTL_CMD_WD_BRS_SET (CAP_NET_ADMIN)
+ *   ROCECTL_A_WD_BRS u8, required: 1 applies the forward action to every
+ *   watched priority now and suspends detection ("big red switch"); 0 sets
+ *   back what it cleared and resumes detection.
+ *
  * Notifications, on the multicast group ROCECTL_MCGRP_EVENTS ("events"):
  *
  * ROCECTL_CMD_DEV_ADD_NTF
@@ -93,6 +123,13 @@
  * ROCECTL_CMD_QP_DESTROY_NTF
  *   A QP was destroyed: a QP_GET reply with its lifetime counters and
  *   ROCECTL_A_QP_LIFETIME (u64, ns).
+ * ROCECTL_CMD_WD_EVENT_NTF
+ *   The watchdog acted: ROCECTL_A_NETDEV_INDEX, ROCECTL_A_NETDEV_NAME,
+ *   ROCECTL_A_WD_EVENT (enum rocectl_wd_event), the priority's
+ *   ROCECTL_A_WD_PRIO nest, and the evidence: ROCECTL_A_WD_EV_WINDOW_US
+ *   (u64, measured time the decision covers), ROCECTL_A_WD_EV_PAUSE_US
+ *   (u64, pause time in it, when the device reports it),
+ *   ROCECTL_A_WD_EV_FRAMES (u64, pause frames in it).
  */
 #ifndef _UAPI_LINUX_ROCECTL_H
 #define _UAPI_LINUX_ROCECTL_H
@@ -116,6 +153,11 @@ enum rocectl_cmd {
 	ROCECTL_CMD_QP_CREATE_NTF,
 	ROCECTL_CMD_QP_MODIFY_NTF,
 	ROCECTL_CMD_QP_DESTROY_NTF,
+	ROCECTL_CMD_WD_SET,
+	ROCECTL_CMD_WD_DEL,
+	ROCECTL_CMD_WD_GET,
+	ROCECTL_CMD_WD_BRS_SET,
+	ROCECTL_CMD_WD_EVENT_NTF,
 
 	__ROCECTL_CMD_MAX,
 	ROCECTL_CMD_MAX = __ROCECTL_CMD_MAX - 1
@@ -153,6 +195,22 @@ enum rocectl_attr {
 	ROCECTL_A_QP_RNR_RETRY,
 	ROCECTL_A_QP_STATS,
 	ROCECTL_A_QP_LIFETIME,
+	ROCECTL_A_NETDEV_INDEX,
+	ROCECTL_A_NETDEV_NAME,
+	ROCECTL_A_WD_PORT,
+	ROCECTL_A_WD_PRIOS,
+	ROCECTL_A_WD_DETECT_MS,
+	ROCECTL_A_WD_RESTORE_MS,
+	ROCECTL_A_WD_INTERVAL_MS,
+	ROCECTL_A_WD_ACTION,
+	ROCECTL_A_WD_DIRECTION,
+	ROCECTL_A_WD_COUNTERS,
+	ROCECTL_A_WD_BRS,
+	ROCECTL_A_WD_PRIO,
+	ROCECTL_A_WD_EVENT,
+	ROCECTL_A_WD_EV_WINDOW_US,
+	ROCECTL_A_WD_EV_PAUSE_US,
+	ROCECTL_A_WD_EV_FRAMES,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = __ROCECTL_A_MAX - 1
@@ -202,6 +260,64 @@ enum rocectl_qp_stat {
 
 	__ROCECTL_A_QP_STAT_MAX,
 	ROCECTL_A_QP_STAT_MAX = __ROCECTL_A_QP_STAT_MAX - 1
+};
+
+/* ROCECTL_A_WD_PRIO: one watched priority in one direction. */
+enum rocectl_wd_prio_attr {
+	ROCECTL_A_WDP_UNSPEC,
+	ROCECTL_A_WDP_PAD,
+	ROCECTL_A_WDP_PRIO,		/* u8 */
+	ROCECTL_A_WDP_DIRECTION,	/* u8, enum rocectl_wd_direction */
+	ROCECTL_A_WDP_STATE,		/* u8, enum rocectl_wd_state */
+	ROCECTL_A_WDP_STORMS,		/* u64, storms detected */
+	ROCECTL_A_WDP_RESTORES,		/* u64, storms restored */
+	ROCECTL_A_WDP_LAST_DETECT,	/* u64, ns since the epoch, 0: never */
+	ROCECTL_A_WDP_LAST_RESTORE,	/* u64, ns since the epoch, 0: never */
+	ROCECTL_A_WDP_STORM_MS,		/* u64, time in storm, all storms */
+	ROCECTL_A_WDP_LAST_STORM_MS,	/* u64, time in the last storm */
+	ROCECTL_A_WDP_LAST_STORM_FRAMES, /* u64, pause frames in it (while counted) */
+	ROCECTL_A_WDP_ACTIONS,		/* u64, actions applied */
+	ROCECTL_A_WDP_ACTIONS_FAILED,	/* u64, actions the driver refused */
+	ROCECTL_A_WDP_CONFLICTS,	/* u64, restores left undone: PFC changed by another agent */
+	ROCECTL_A_WDP_BACKOFF,		/* u8, restoration time is restore_ms << backoff */
+	ROCECTL_A_WDP_PFC_CLEARED,	/* u8, 1 while the watchdog holds PFC off */
+
+	__ROCECTL_A_WDP_MAX,
+	ROCECTL_A_WDP_MAX = __ROCECTL_A_WDP_MAX - 1
+};
+
+enum rocectl_wd_action {
+	ROCECTL_WD_ACTION_ALERT,	/* events, tracepoints, counters: nothing changed */
+	ROCECTL_WD_ACTION_FORWARD,	/* the priority stops being lossless: PFC off on it */
+};
+
+enum rocectl_wd_direction {
+	ROCECTL_WD_DIR_RX,		/* we are paused: received-pause storm */
+	ROCECTL_WD_DIR_TX,		/* we pause the peer: sent-pause storm */
+	ROCECTL_WD_DIR_BOTH,		/* WD_SET only: both directions */
+};
+
+enum rocectl_wd_state {
+	ROCECTL_WD_MONITORING,
+	ROCECTL_WD_STORM,		/* detected; the action is applied */
+	ROCECTL_WD_PFC_OFF,		/* PFC is off on it (not by us): nothing to watch */
+	ROCECTL_WD_SUSPENDED,		/* big red switch */
+	ROCECTL_WD_LINK_DOWN,
+};
+
+/* Where the watchdog's evidence comes from on a netdev. */
+enum rocectl_wd_counters {
+	ROCECTL_WD_COUNTERS_DURATION,	/* per-priority pause time (and frames) */
+	ROCECTL_WD_COUNTERS_FRAMES,	/* IEEE PFC frame counters only */
+};
+
+enum rocectl_wd_event {
+	ROCECTL_WD_EV_DETECT,
+	ROCECTL_WD_EV_ACTION,
+	ROCECTL_WD_EV_ACTION_FAILED,
+	ROCECTL_WD_EV_RESTORE,
+	ROCECTL_WD_EV_CONFLICT,		/* PFC changed by someone else: left as it is */
+	ROCECTL_WD_EV_GONE,		/* the netdev went away */
 };
 
 /* QP types, numbered as the RDMA core numbers them. */

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PFC storm watchdog: detect, act, restore, count, notify.
+ *
+ * Each watched netdev is polled by a delayed work at its interval; the
+ * time between polls is measured, not assumed. Per priority and direction:
+ *
+ *   A poll is stormy when the priority was paused for at least half of it
+ *   (devices that report pause time), or, with frame counters only, when
+ *   pause frames arrived and the priority moved no data (XON frames do not
+ *   stop data). A storm is declared once stormy polls have lasted the
+ *   detection time since the storm's estimated start; one calm poll starts
+ *   over. Chopped storms whose gaps are shorter than half a poll count.
+ *
+ *   The action runs at detection. "forward" clears the priority's PFC
+ *   enable bit: pause is then neither honored nor, on many NICs, counted,
+ *   so the counters cannot tell when the storm ends. PFC is set back after
+ *   the restoration time (doubled for each storm that comes back soon,
+ *   up to 32 times) and the storm, if still there, is detected again.
+ *   With "alert" the counters stay truthful: the storm ends after the
+ *   restoration time without a stormy poll.
+ *
+ *   A PFC mask changed by someone else (DCBX, dcb, lldpad) while we hold a
+ *   bit cleared is respected: the bit is not set back, and that is reported.
+ */
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include "trace.h"
+#include "watchdog.h"
+
+#define MS	NSEC_PER_MSEC
+
+LIST_HEAD(rocectl_wds);
+bool rocectl_wd_brs;
+static struct workqueue_struct *rocectl_wd_wq;
+
+struct rocectl_wd *rocectl_wd_find(int ifindex)
+{
+	struct rocectl_wd *w;
+
+	ASSERT_RTNL();
+	list_for_each_entry(w, &rocectl_wds, list)
+		if (w->ifindex == ifindex)
+			return w;
+	return NULL;
+}
+
+static u64 rocectl_delta(u64 cur, u64 prev)
+{
+	return cur >= prev ? cur - prev : 0;	/* a counter reset is no event */
+}
+
+static u8 rocectl_wd_held(const struct rocectl_wd *w, int prio)
+{
+	return w->p[0][prio].cleared || w->p[1][prio].cleared;
+}
+
+static bool rocectl_wd_holds_any(const struct rocectl_wd *w)
+{
+	int p;
+
+	for (p = 0; p < ROCECTL_WD_NPRIO; p++)
+		if (rocectl_wd_held(w, p))
+			return true;
+	return false;
+}
+
+/* Clear the priority's PFC bit, unless the other direction already did. */
+static int rocectl_wd_clear(struct rocectl_wd *w, int dir, int prio)
+{
+	struct rocectl_wd_prio *ps = &w->p[dir][prio];
+	struct ieee_pfc pfc = {};
+	int err = 0;
+
+	if (!rocectl_wd_held(w, prio)) {
+		err = w->ndev->dcbnl_ops->ieee_getpfc(w->ndev, &pfc);
+		if (!err)
+			err = rocectl_wd_set_pfc(w->ndev, pfc.pfc_en & ~BIT(prio));
+		if (err)
+			return err;
+		w->pfc_left = pfc.pfc_en & ~BIT(prio);
+	}
+	ps->cleared = true;
+	return 0;
+}
+
+/* Set the bit back, if nobody else changed PFC meanwhile. */
+static int rocectl_wd_unclear(struct rocectl_wd *w, int dir, int prio,
+			      bool *conflict)
+{
+	struct rocectl_wd_prio *ps = &w->p[dir][prio];
+	struct ieee_pfc pfc = {};
+	int err;
+
+	*conflict = false;
+	ps->cleared = false;
+	if (rocectl_wd_held(w, prio))
+		return 0;	/* the other direction still holds it */
+	err = w->ndev->dcbnl_ops->ieee_getpfc(w->ndev, &pfc);
+	if (err)
+		goto fail;
+	if (pfc.pfc_en != w->pfc_left) {
+		*conflict = true;
+		return 0;
+	}
+	err = rocectl_wd_set_pfc(w->ndev, pfc.pfc_en | BIT(prio));
+	if (err)
+		goto fail;
+	w->pfc_left = pfc.pfc_en | BIT(prio);
+	return 0;
+fail:
+	ps->cleared = true;	/* still ours to set back */
+	return err;
+}
+
+static void rocectl_wd_act(struct rocectl_wd *w, int dir, int prio, u64 now)
+{
+	struct rocectl_wd_prio *ps = &w->p[dir][prio];
+	int err;
+
+	ps->action_time = now;
+	if (w->action != ROCECTL_WD_ACTION_FORWARD || ps->cleared)
+		return;
+	err = rocectl_wd_clear(w, dir, prio);
+	trace_pfc_wd_action(w->name, prio, dir, w->action, err);
+	if (err) {
+		ps->actions_failed++;
+		rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_ACTION_FAILED, 0, 0, 0);
+		return;
+	}
+	ps->actions++;
+	rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_ACTION, 0, 0, 0);
+}
+
+static void rocectl_wd_detect(struct rocectl_wd *w, int dir, int prio, u64 now)
+{
+	struct rocectl_wd_prio *ps = &w->p[dir][prio];
+	u64 window_us = (now - ps->start) / NSEC_PER_USEC;
+
+	/* Back so soon after a restore: wait longer next time. */
+	if (ps->restores && now - ps->restored <
+	    (u64)((w->restore_ms << ps->backoff) + w->detect_ms) * 2 * MS)
+		ps->backoff = min(ps->backoff + 1, ROCECTL_WD_MAX_BACKOFF);
+
+	ps->state = ROCECTL_WD_STORM;
+	ps->candidate = false;
+	ps->calm = false;
+	ps->detect = now;
+	ps->storm_frames = ps->ev_frames;
+	ps->storms++;
+	ps->last_detect_real = ktime_get_real_ns();
+	trace_pfc_storm_detect(w->name, prio, dir, window_us, ps->ev_pause_us,
+			       ps->ev_frames);
+	rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_DETECT, window_us,
+			  ps->ev_pause_us, ps->ev_frames);
+	rocectl_wd_act(w, dir, prio, now);
+}
+
+static void rocectl_wd_restore(struct rocectl_wd *w, int dir, int prio, u64 now)
+{
+	struct rocectl_wd_prio *ps = &w->p[dir][prio];
+	bool conflict = false;
+	int err = 0;
+
+	if (ps->cleared) {
+		err = rocectl_wd_unclear(w, dir, prio, &conflict);
+		if (err) {
+			ps->actions_failed++;
+			ps->action_time = now;	/* try again a period later */
+			rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_ACTION_FAILED, 0, 0, 0);
+			return;
+		}
+	}
+	ps->state = ROCECTL_WD_MONITORING;
+	ps->restores++;
+	ps->restored = now;
+	ps->last_restore_real = ktime_get_real_ns();
+	ps->last_storm_ms = (now - ps->detect) / MS;
+	ps->storm_ms += ps->last_storm_ms;
+	ps->last_storm_frames = ps->storm_frames;
+	trace_pfc_storm_restore(w->name, prio, dir, ps->last_storm_ms, conflict);
+	if (conflict) {
+		ps->conflicts++;
+		rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_CONFLICT, 0, 0, 0);
+	}
+	rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_RESTORE,
+			  (now - ps->detect) / NSEC_PER_USEC, 0, ps->storm_frames);
+}
+
+/* One poll of one priority in one direction. */
+static void rocectl_wd_eval(struct rocectl_wd *w, int dir, int prio,
+			    const struct rocectl_wd_sample *cur, u64 now)
+{
+	struct rocectl_wd_prio *ps = &w->p[dir][prio];
+	const struct rocectl_wd_sample *prev = &w->prev;
+	u64 elapsed = now - w->prev_time;
+	u64 frames = rocectl_delta(cur->frames[dir][prio], prev->frames[dir][prio]);
+	u64 pause_ns = rocectl_delta(cur->pause_us[dir][prio],
+				     prev->pause_us[dir][prio]) * NSEC_PER_USEC;
+	/* Paused on RX means our TX is stuck, and the other way round. */
+	u64 moved = rocectl_delta(cur->pkts[!dir][prio], prev->pkts[!dir][prio]);
+	bool stormy;
+
+	pause_ns = min(pause_ns, elapsed);
+	if (w->layout.duration)
+		stormy = pause_ns * 2 >= elapsed;
+	else
+		stormy = frames && (!w->layout.pkts_known || !moved);
+
+	if (ps->state == ROCECTL_WD_STORM) {
+		ps->storm_frames += frames;
+		if (ps->cleared) {
+			/* Counters silenced by our own action: restore on time. */
+			if (now - ps->action_time >= (u64)(w->restore_ms << ps->backoff) * MS)
+				rocectl_wd_restore(w, dir, prio, now);
+			return;
+		}
+		if (w->action == ROCECTL_WD_ACTION_FORWARD &&
+		    now - ps->action_time >= (u64)w->restore_ms * MS)
+			rocectl_wd_act(w, dir, prio, now);	/* retry a failed one */
+		if (stormy) {
+			ps->calm = false;
+		} else if (!ps->calm) {
+			ps->calm = true;
+			/* The storm ended when the pause time of this poll did. */
+			ps->calm_start = w->prev_time + (w->layout.duration ? pause_ns : 0);
+		}
+		if (ps->calm && !ps->cleared &&
+		    now - ps->calm_start >= (u64)w->restore_ms * MS)
+			rocectl_wd_restore(w, dir, prio, now);
+		return;
+	}
+
+	if (!(cur->pfc_en & BIT(prio))) {
+		ps->state = ROCECTL_WD_PFC_OFF;	/* nothing can pause it */
+		ps->candidate = false;
+		return;
+	}
+	ps->state = ROCECTL_WD_MONITORING;
+	if (ps->backoff && now - ps->restored >
+	    (u64)(w->restore_ms << ps->backoff) * 10 * MS)
+		ps->backoff = 0;	/* quiet for long enough */
+	if (!stormy) {
+		ps->candidate = false;
+		return;
+	}
+	if (!ps->candidate) {
+		ps->candidate = true;
+		/* It began when this poll's pause time did (frames: at its end). */
+		ps->start = w->layout.duration ? now - pause_ns : now;
+		ps->ev_pause_us = 0;
+		ps->ev_frames = 0;
+	}
+	ps->ev_pause_us += pause_ns / NSEC_PER_USEC;
+	ps->ev_frames += frames;
+	if (now - ps->start >= (u64)w->detect_ms * MS)
+		rocectl_wd_detect(w, dir, prio, now);
+}
+
+static void rocectl_wd_poll(struct work_struct *work)
+{
+	struct rocectl_wd *w = container_of(to_delayed_work(work),
+					    struct rocectl_wd, poll);
+	struct rocectl_wd_sample *cur;
+	bool up;
+	u64 now;
+	int d, p;
+
+	cur = kmalloc(sizeof(*cur), GFP_KERNEL);
+	rtnl_lock();
+	if (w->dead)
+		goto unlock;
+	now = ktime_get_ns();
+	up = netif_running(w->ndev) && netif_carrier_ok(w->ndev);
+	if (!cur || rocectl_wd_read(w->ndev, &w->layout, cur)) {
+		w->have_prev = false;
+		goto requeue;
+	}
+	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
+			struct rocectl_wd_prio *ps = &w->p[d][p];
+
+			if (!ps->watched || !(w->dirs & BIT(d)))
+				continue;
+			if (rocectl_wd_brs) {
+				ps->state = ROCECTL_WD_SUSPENDED;
+				ps->candidate = false;
+			} else if (!up && ps->state != ROCECTL_WD_STORM) {
+				/* No storm is judged across a link flap. */
+				ps->state = ROCECTL_WD_LINK_DOWN;
+				ps->candidate = false;
+			} else if (w->have_prev) {
+				if (ps->state == ROCECTL_WD_SUSPENDED ||
+				    ps->state == ROCECTL_WD_LINK_DOWN)
+					ps->state = ROCECTL_WD_MONITORING;
+				rocectl_wd_eval(w, d, p, cur, now);
+			}
+		}
+	}
+	w->prev = *cur;
+	w->prev_time = now;
+	w->have_prev = up;
+requeue:
+	queue_delayed_work(rocectl_wd_wq, &w->poll,
+			   msecs_to_jiffies(w->interval_ms));
+unlock:
+	rtnl_unlock();
+	kfree(cur);
+}
+
+static void rocectl_wd_free_work(struct work_struct *work)
+{
+	struct rocectl_wd *w = container_of(work, struct rocectl_wd, free_work);
+
+	cancel_delayed_work_sync(&w->poll);
+	kfree(w);
+}
+
+struct rocectl_wd *rocectl_wd_create(struct net_device *ndev)
+{
+	struct rocectl_wd *w;
+
+	ASSERT_RTNL();
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return NULL;
+	w->ndev = ndev;
+	dev_hold(ndev);
+	w->ifindex = ndev->ifindex;
+	strscpy(w->name, ndev->name, sizeof(w->name));
+	w->detect_ms = 200;
+	w->restore_ms = 400;
+	w->interval_ms = 100;
+	w->action = ROCECTL_WD_ACTION_ALERT;
+	w->dirs = BIT(ROCECTL_WD_DIR_RX);
+	INIT_DELAYED_WORK(&w->poll, rocectl_wd_poll);
+	INIT_WORK(&w->free_work, rocectl_wd_free_work);
+	rocectl_wd_layout(ndev, &w->layout);
+	list_add_tail(&w->list, &rocectl_wds);
+	return w;
+}
+
+/* New settings: start measuring afresh, keep storms and statistics. */
+void rocectl_wd_configure(struct rocectl_wd *w)
+{
+	struct ieee_pfc pfc = {};
+
+	ASSERT_RTNL();
+	/* What a restore compares with, while we hold nothing. */
+	if (!rocectl_wd_holds_any(w) && !w->ndev->dcbnl_ops->ieee_getpfc(w->ndev, &pfc))
+		w->pfc_left = pfc.pfc_en;
+	w->have_prev = false;
+	mod_delayed_work(rocectl_wd_wq, &w->poll, 0);
+}
+
+/* Stop watching prios (the whole netdev when none is left). */
+void rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios)
+{
+	bool conflict, any = false;
+	int d, p;
+
+	ASSERT_RTNL();
+	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
+			struct rocectl_wd_prio *ps = &w->p[d][p];
+
+			if (!(prios & BIT(p))) {
+				any |= ps->watched;
+				continue;
+			}
+			if (ps->cleared && !w->dead &&
+			    rocectl_wd_unclear(w, d, p, &conflict))
+				pr_warn("%s: could not set PFC back on priority %d\n",
+					w->name, p);
+			memset(ps, 0, sizeof(*ps));
+		}
+	}
+	if (any && !w->dead)
+		return;
+	list_del(&w->list);
+	w->dead = true;
+	dev_put(w->ndev);
+	queue_work(rocectl_wd_wq, &w->free_work);
+}
+
+void rocectl_wd_set_brs(bool on)
+{
+	struct rocectl_wd *w;
+	bool conflict;
+	int d, p;
+
+	ASSERT_RTNL();
+	if (on == rocectl_wd_brs)
+		return;
+	rocectl_wd_brs = on;
+	list_for_each_entry(w, &rocectl_wds, list) {
+		for (d = 0; d < ROCECTL_WD_NDIR; d++) {
+			for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
+				struct rocectl_wd_prio *ps = &w->p[d][p];
+
+				if (!ps->watched || !(w->dirs & BIT(d)))
+					continue;
+				if (on && !ps->cleared) {
+					if (!rocectl_wd_clear(w, d, p))
+						ps->brs = true;
+				} else if (!on && ps->brs) {
+					ps->brs = false;
+					rocectl_wd_unclear(w, d, p, &conflict);
+				}
+				ps->state = on ? ROCECTL_WD_SUSPENDED : ROCECTL_WD_MONITORING;
+				ps->candidate = false;
+			}
+		}
+		w->have_prev = false;
+	}
+}
+
+/* A watched netdev leaves or is renamed. */
+static int rocectl_wd_netdev_event(struct notifier_block *nb,
+				   unsigned long event, void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct rocectl_wd *w = rocectl_wd_find(ndev->ifindex);
+
+	if (!w || w->ndev != ndev)
+		return NOTIFY_DONE;
+	if (event == NETDEV_CHANGENAME) {
+		strscpy(w->name, ndev->name, sizeof(w->name));
+	} else if (event == NETDEV_UNREGISTER) {
+		rocectl_wd_notify(w, -1, -1, ROCECTL_WD_EV_GONE, 0, 0, 0);
+		w->dead = true;
+		rocectl_wd_unwatch(w, 0xff);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rocectl_wd_netdev_nb = {
+	.notifier_call = rocectl_wd_netdev_event,
+};
+
+int rocectl_wd_init(void)
+{
+	int err;
+
+	rocectl_wd_wq = alloc_workqueue("rocectl_wd", WQ_UNBOUND | WQ_FREEZABLE, 0);
+	if (!rocectl_wd_wq)
+		return -ENOMEM;
+	err = register_netdevice_notifier(&rocectl_wd_netdev_nb);
+	if (err)
+		destroy_workqueue(rocectl_wd_wq);
+	return err;
+}
+
+/* Unload: every PFC bit we cleared is set back before we go. */
+void rocectl_wd_exit(void)
+{
+	struct rocectl_wd *w, *tmp;
+
+	unregister_netdevice_notifier(&rocectl_wd_netdev_nb);
+	rtnl_lock();
+	rocectl_wd_brs = false;
+	list_for_each_entry_safe(w, tmp, &rocectl_wds, list)
+		rocectl_wd_unwatch(w, 0xff);
+	rtnl_unlock();
+	destroy_workqueue(rocectl_wd_wq);	/* runs the frees */
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The PFC storm watchdog: one watch per netdev, one state machine per
+ * watched priority and direction. Everything here runs under rtnl_lock:
+ * the DCB ops require it and it serializes netlink, polls and notifiers.
+ */
+#ifndef _ROCECTL_WATCHDOG_H
+#define _ROCECTL_WATCHDOG_H
+
+#include <linux/netdevice.h>
+#include <linux/workqueue.h>
+#include <net/dcbnl.h>
+#include "rocectl.h"
+
+#define ROCECTL_WD_NPRIO	8
+#define ROCECTL_WD_NDIR		2
+#define ROCECTL_WD_MAX_BACKOFF	5	/* restore_ms << 5 at most */
+
+/* One reading of a netdev's per-priority counters. */
+struct rocectl_wd_sample {
+	u64 frames[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* pause frames */
+	u64 pause_us[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* pause time */
+	u64 pkts[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* data packets */
+	u8 pfc_en;
+};
+
+/* Where in the netdev's ethtool statistics each counter is; -1: absent. */
+struct rocectl_wd_layout {
+	int frames[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
+	int pause_us[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
+	int pkts[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
+	int n_stats;
+	bool duration;		/* pause time for every priority */
+	bool pkts_known;
+};
+
+/* One priority in one direction. Times are ktime_get_ns() unless _real. */
+struct rocectl_wd_prio {
+	bool watched;
+	u8 state;		/* enum rocectl_wd_state */
+	/* Detection: a storm is a candidate from its estimated start on. */
+	bool candidate;
+	u64 start;
+	u64 ev_pause_us;
+	u64 ev_frames;
+	/* Restoration by counters (when PFC stays on): calm since. */
+	bool calm;
+	u64 calm_start;
+	/* The storm in progress. */
+	u64 detect;
+	u64 action_time;
+	u64 storm_frames;
+	bool cleared;		/* we hold PFC off on this priority */
+	bool brs;		/* ... for the big red switch */
+	u64 restored;		/* when the last storm ended */
+	/* Statistics. */
+	u64 storms, restores, actions, actions_failed, conflicts;
+	u64 storm_ms, last_storm_ms, last_storm_frames;
+	u64 last_detect_real, last_restore_real;
+	u8 backoff;
+};
+
+struct rocectl_wd {
+	struct list_head list;
+	struct net_device *ndev;
+	int ifindex;
+	char name[IFNAMSIZ];
+	u32 detect_ms, restore_ms, interval_ms;
+	u8 action, dirs;	/* dirs: bit per enum rocectl_wd_direction */
+	struct rocectl_wd_layout layout;
+	struct rocectl_wd_sample prev;
+	u64 prev_time;
+	bool have_prev;
+	u8 pfc_left;		/* pfc_en as our last change left it */
+	struct rocectl_wd_prio p[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
+	bool dead;
+	struct delayed_work poll;
+	struct work_struct free_work;
+};
+
+/* watchdog.c */
+extern struct list_head rocectl_wds;
+extern bool rocectl_wd_brs;
+int rocectl_wd_init(void);
+void rocectl_wd_exit(void);
+struct rocectl_wd *rocectl_wd_find(int ifindex);
+struct rocectl_wd *rocectl_wd_create(struct net_device *ndev);
+void rocectl_wd_configure(struct rocectl_wd *w);
+void rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios);
+void rocectl_wd_set_brs(bool on);
+
+/* wd_counters.c */
+void rocectl_wd_layout(struct net_device *ndev, struct rocectl_wd_layout *l);
+int rocectl_wd_read(struct net_device *ndev, const struct rocectl_wd_layout *l,
+		    struct rocectl_wd_sample *s);
+int rocectl_wd_set_pfc(struct net_device *ndev, u8 pfc_en);
+bool rocectl_wd_dcb_capable(const struct net_device *ndev);
+
+/* wd_netlink.c */
+void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
+		       u64 window_us, u64 pause_us, u64 frames);
+
+#endif /* _ROCECTL_WATCHDOG_H */

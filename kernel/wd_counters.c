@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The watchdog's view of a DCB netdev: IEEE PFC frame counters and the
+ * PFC enable mask through dcbnl, and, where the driver reports them in its
+ * ethtool statistics under mlx5e's names, per-priority pause time and data
+ * packets. Called under rtnl_lock, in process context.
+ */
+#include <linux/ethtool.h>
+#include <linux/slab.h>
+#include <linux/rtnetlink.h>
+#include "watchdog.h"
+
+static const char *const rocectl_dir_prefix[ROCECTL_WD_NDIR] = { "rx", "tx" };
+
+bool rocectl_wd_dcb_capable(const struct net_device *ndev)
+{
+	const struct dcbnl_rtnl_ops *ops = ndev->dcbnl_ops;
+
+	return ops && ops->ieee_getpfc && ops->ieee_setpfc;
+}
+
+static int rocectl_stat_index(const char *names, int n, const char *fmt,
+			      const char *dir, int prio)
+{
+	char want[ETH_GSTRING_LEN];
+	int i;
+
+	snprintf(want, sizeof(want), fmt, dir, prio);
+	for (i = 0; i < n; i++)
+		if (!strncmp(names + i * ETH_GSTRING_LEN, want, ETH_GSTRING_LEN))
+			return i;
+	return -1;
+}
+
+/* Find, once per watch, which ethtool statistics carry what we need. */
+void rocectl_wd_layout(struct net_device *ndev, struct rocectl_wd_layout *l)
+{
+	const struct ethtool_ops *ops = ndev->ethtool_ops;
+	char *names = NULL;
+	int n = 0, d, p;
+
+	ASSERT_RTNL();
+	memset(l, 0xff, sizeof(*l));	/* every index -1 */
+	l->n_stats = 0;
+	l->duration = true;
+	l->pkts_known = true;
+	if (ops && ops->get_sset_count && ops->get_strings && ops->get_ethtool_stats)
+		n = ops->get_sset_count(ndev, ETH_SS_STATS);
+	if (n > 0)
+		names = kcalloc(n, ETH_GSTRING_LEN, GFP_KERNEL);
+	if (names)
+		ops->get_strings(ndev, ETH_SS_STATS, names);
+	else
+		n = 0;
+
+	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
+			const char *dir = rocectl_dir_prefix[d];
+
+			l->frames[d][p] = rocectl_stat_index(names, n, "%s_prio%d_pause", dir, p);
+			l->pause_us[d][p] = rocectl_stat_index(names, n, "%s_prio%d_pause_duration", dir, p);
+			l->pkts[d][p] = rocectl_stat_index(names, n, "%s_prio%d_packets", dir, p);
+			if (l->pause_us[d][p] < 0)
+				l->duration = false;
+			if (l->pkts[d][p] < 0)
+				l->pkts_known = false;
+		}
+	}
+	l->n_stats = n;
+	kfree(names);
+}
+
+int rocectl_wd_read(struct net_device *ndev, const struct rocectl_wd_layout *l,
+		    struct rocectl_wd_sample *s)
+{
+	const struct ethtool_ops *ops = ndev->ethtool_ops;
+	struct ethtool_stats stats = { .n_stats = l->n_stats };
+	struct ieee_pfc pfc = {};
+	u64 *data = NULL;
+	int err, d, p;
+
+	ASSERT_RTNL();
+	if (!rocectl_wd_dcb_capable(ndev))
+		return -EOPNOTSUPP;
+	err = ndev->dcbnl_ops->ieee_getpfc(ndev, &pfc);
+	if (err)
+		return err;
+	s->pfc_en = pfc.pfc_en;
+	for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
+		s->frames[0][p] = pfc.indications[p];	/* received */
+		s->frames[1][p] = pfc.requests[p];	/* sent */
+	}
+
+	/* The statistics may have changed size since the layout: check. */
+	if (l->n_stats && ops->get_sset_count(ndev, ETH_SS_STATS) == l->n_stats)
+		data = kcalloc(l->n_stats, sizeof(u64), GFP_KERNEL);
+	if (data)
+		ops->get_ethtool_stats(ndev, &stats, data);
+
+	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
+			s->pause_us[d][p] = data && l->pause_us[d][p] >= 0 ?
+					    data[l->pause_us[d][p]] : 0;
+			s->pkts[d][p] = data && l->pkts[d][p] >= 0 ?
+					data[l->pkts[d][p]] : 0;
+		}
+	}
+	kfree(data);
+	return 0;
+}
+
+/* Set the PFC enable mask, keeping everything else, and tell DCB listeners. */
+int rocectl_wd_set_pfc(struct net_device *ndev, u8 pfc_en)
+{
+	const struct dcbnl_rtnl_ops *ops = ndev->dcbnl_ops;
+	struct ieee_pfc pfc = {};
+	int err;
+
+	ASSERT_RTNL();
+	err = ops->ieee_getpfc(ndev, &pfc);
+	if (err)
+		return err;
+	pfc.pfc_en = pfc_en;
+	err = ops->ieee_setpfc(ndev, &pfc);
+	if (err)
+		return err;
+	dcbnl_ieee_notify(ndev, RTM_SETDCB, DCB_CMD_IEEE_SET, 0, 0);
+	return 0;
+}

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The watchdog's netlink side: WD_SET, WD_DEL, WD_GET, WD_BRS_SET and the
+ * WD_EVENT notifications. Handlers take rtnl_lock, like the polls.
+ */
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+#include "watchdog.h"
+
+#define ROCECTL_MCGRP_EVENTS_ID 0
+
+static int rocectl_wd_put_prio(struct sk_buff *skb, const struct rocectl_wd *w,
+			       int d, int p)
+{
+	const struct rocectl_wd_prio *ps = &w->p[d][p];
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, ROCECTL_A_WD_PRIO);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(skb, ROCECTL_A_WDP_PRIO, p) ||
+	    nla_put_u8(skb, ROCECTL_A_WDP_DIRECTION, d) ||
+	    nla_put_u8(skb, ROCECTL_A_WDP_STATE, ps->state) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_STORMS, ps->storms, ROCECTL_A_WDP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_RESTORES, ps->restores, ROCECTL_A_WDP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_LAST_DETECT, ps->last_detect_real,
+			      ROCECTL_A_WDP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_LAST_RESTORE, ps->last_restore_real,
+			      ROCECTL_A_WDP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_STORM_MS, ps->storm_ms, ROCECTL_A_WDP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_LAST_STORM_MS, ps->last_storm_ms,
+			      ROCECTL_A_WDP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_LAST_STORM_FRAMES,
+			      ps->state == ROCECTL_WD_STORM ? ps->storm_frames :
+			      ps->last_storm_frames, ROCECTL_A_WDP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_ACTIONS, ps->actions, ROCECTL_A_WDP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_ACTIONS_FAILED, ps->actions_failed,
+			      ROCECTL_A_WDP_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_CONFLICTS, ps->conflicts, ROCECTL_A_WDP_PAD) ||
+	    nla_put_u8(skb, ROCECTL_A_WDP_BACKOFF, ps->backoff) ||
+	    nla_put_u8(skb, ROCECTL_A_WDP_PFC_CLEARED, ps->cleared)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* A watch, or (event >= 0) one event of one of its priorities. */
+static int rocectl_wd_fill(struct sk_buff *skb, const struct rocectl_wd *w,
+			   u8 cmd, u32 portid, u32 seq, int flags,
+			   int event, int dir, int prio,
+			   u64 window_us, u64 pause_us, u64 frames)
+{
+	void *hdr;
+	int d, p;
+
+	hdr = genlmsg_put(skb, portid, seq, &rocectl_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, ROCECTL_A_NETDEV_INDEX, w->ifindex) ||
+	    nla_put_string(skb, ROCECTL_A_NETDEV_NAME, w->name))
+		goto cancel;
+	if (event >= 0) {
+		if (nla_put_u8(skb, ROCECTL_A_WD_EVENT, event) ||
+		    (window_us && nla_put_u64_64bit(skb, ROCECTL_A_WD_EV_WINDOW_US,
+						    window_us, ROCECTL_A_PAD)) ||
+		    (pause_us && nla_put_u64_64bit(skb, ROCECTL_A_WD_EV_PAUSE_US,
+						   pause_us, ROCECTL_A_PAD)) ||
+		    ((window_us || frames) &&
+		     nla_put_u64_64bit(skb, ROCECTL_A_WD_EV_FRAMES, frames, ROCECTL_A_PAD)) ||
+		    (prio >= 0 && rocectl_wd_put_prio(skb, w, dir, prio)))
+			goto cancel;
+		goto done;
+	}
+	if (nla_put_u32(skb, ROCECTL_A_WD_DETECT_MS, w->detect_ms) ||
+	    nla_put_u32(skb, ROCECTL_A_WD_RESTORE_MS, w->restore_ms) ||
+	    nla_put_u32(skb, ROCECTL_A_WD_INTERVAL_MS, w->interval_ms) ||
+	    nla_put_u8(skb, ROCECTL_A_WD_ACTION, w->action) ||
+	    nla_put_u8(skb, ROCECTL_A_WD_DIRECTION,
+		       w->dirs == 3 ? ROCECTL_WD_DIR_BOTH : __ffs(w->dirs)) ||
+	    nla_put_u8(skb, ROCECTL_A_WD_COUNTERS, w->layout.duration ?
+		       ROCECTL_WD_COUNTERS_DURATION : ROCECTL_WD_COUNTERS_FRAMES) ||
+	    nla_put_u8(skb, ROCECTL_A_WD_BRS, rocectl_wd_brs))
+		goto cancel;
+	for (d = 0; d < ROCECTL_WD_NDIR; d++)
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++)
+			if (w->p[d][p].watched && (w->dirs & BIT(d)) &&
+			    rocectl_wd_put_prio(skb, w, d, p))
+				goto cancel;
+done:
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
+		       u64 window_us, u64 pause_us, u64 frames)
+{
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&rocectl_genl_family, &init_net,
+				ROCECTL_MCGRP_EVENTS_ID))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	if (rocectl_wd_fill(skb, w, ROCECTL_CMD_WD_EVENT_NTF, 0, 0, 0, event, dir,
+			    prio, window_us, pause_us, frames)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast(&rocectl_genl_family, skb, 0, ROCECTL_MCGRP_EVENTS_ID,
+			  GFP_KERNEL);
+}
+
+/*
+ * The netdev a request names: by name or index, or behind an RDMA port.
+ * Called under rtnl_lock; the device stays valid while it is held.
+ */
+static struct net_device *rocectl_wd_netdev(struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct rocectl_port_info pi;
+	struct rocectl_dev *rdev;
+	struct net_device *ndev;
+	u32 port;
+	int err;
+
+	if (a[ROCECTL_A_NETDEV_NAME]) {
+		ndev = __dev_get_by_name(&init_net, nla_data(a[ROCECTL_A_NETDEV_NAME]));
+		if (!ndev)
+			ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_NETDEV_NAME],
+					 "no netdev has this name");
+		return ndev ?: ERR_PTR(-ENODEV);
+	}
+	if (a[ROCECTL_A_NETDEV_INDEX]) {
+		ndev = __dev_get_by_index(&init_net, nla_get_u32(a[ROCECTL_A_NETDEV_INDEX]));
+		if (!ndev)
+			ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_NETDEV_INDEX],
+					 "no netdev has this index");
+		return ndev ?: ERR_PTR(-ENODEV);
+	}
+	if (!a[ROCECTL_A_DEV_NAME] && !a[ROCECTL_A_DEV_INDEX]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "a netdev or an RDMA device is required");
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, ROCECTL_A_NETDEV_NAME);
+		return ERR_PTR(-EINVAL);
+	}
+	port = a[ROCECTL_A_WD_PORT] ? nla_get_u32(a[ROCECTL_A_WD_PORT]) : 1;
+	mutex_lock(&rocectl_devs_lock);
+	rdev = rocectl_nl_find_dev(a, info->extack);
+	if (IS_ERR(rdev)) {
+		mutex_unlock(&rocectl_devs_lock);
+		return ERR_CAST(rdev);
+	}
+	if (!rdma_is_port_valid(rdev->ibdev, port)) {
+		mutex_unlock(&rocectl_devs_lock);
+		ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_WD_PORT],
+				 "the RDMA device has no such port");
+		return ERR_PTR(-EINVAL);
+	}
+	err = rocectl_port_query(rdev->ibdev, port, &pi);
+	mutex_unlock(&rocectl_devs_lock);
+	ndev = err || !pi.netdev_ifindex ? NULL :
+	       __dev_get_by_index(&init_net, pi.netdev_ifindex);
+	if (!ndev)
+		NL_SET_ERR_MSG_MOD(info->extack, "the RDMA port has no netdev");
+	return ndev ?: ERR_PTR(-ENODEV);
+}
+
+static u32 rocectl_attr_u32(struct nlattr **a, int type, u32 def)
+{
+	return a[type] ? nla_get_u32(a[type]) : def;
+}
+
+int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	u32 detect, restore, interval;
+	struct net_device *ndev;
+	struct rocectl_wd *w;
+	bool created = false;
+	u8 dirs, prios;
+	int d, p, err = 0;
+
+	rtnl_lock();
+	ndev = rocectl_wd_netdev(info);
+	if (IS_ERR(ndev)) {
+		err = PTR_ERR(ndev);
+		goto out;
+	}
+	if (!rocectl_wd_dcb_capable(ndev)) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "the netdev has no IEEE DCB (PFC) support");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	w = rocectl_wd_find(ndev->ifindex);
+	if (!w && !a[ROCECTL_A_WD_PRIOS]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "a new watch needs the priorities to watch");
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, ROCECTL_A_WD_PRIOS);
+		err = -EINVAL;
+		goto out;
+	}
+
+	/* Check the settings as they will be, before anything changes. */
+	detect = rocectl_attr_u32(a, ROCECTL_A_WD_DETECT_MS, w ? w->detect_ms : 200);
+	restore = rocectl_attr_u32(a, ROCECTL_A_WD_RESTORE_MS, w ? w->restore_ms : 400);
+	interval = rocectl_attr_u32(a, ROCECTL_A_WD_INTERVAL_MS, w ? w->interval_ms : 100);
+	if (interval > detect || interval > restore) {
+		ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_WD_INTERVAL_MS] ?:
+				 a[ROCECTL_A_WD_DETECT_MS] ?: a[ROCECTL_A_WD_RESTORE_MS],
+				 "the poll interval must not exceed the detection or restoration time");
+		err = -EINVAL;
+		goto out;
+	}
+
+	if (!w) {
+		w = rocectl_wd_create(ndev);
+		if (!w) {
+			err = -ENOMEM;
+			goto out;
+		}
+		created = true;
+	}
+	w->detect_ms = detect;
+	w->restore_ms = restore;
+	w->interval_ms = interval;
+	if (a[ROCECTL_A_WD_ACTION])
+		w->action = nla_get_u8(a[ROCECTL_A_WD_ACTION]);
+	if (a[ROCECTL_A_WD_DIRECTION]) {
+		d = nla_get_u8(a[ROCECTL_A_WD_DIRECTION]);
+		dirs = d == ROCECTL_WD_DIR_BOTH ? 3 : BIT(d);
+		w->dirs = dirs;
+	}
+	prios = a[ROCECTL_A_WD_PRIOS] ? nla_get_u8(a[ROCECTL_A_WD_PRIOS]) : 0;
+	for (d = 0; d < ROCECTL_WD_NDIR; d++)
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++)
+			if (prios & BIT(p))
+				w->p[d][p].watched = true;
+	rocectl_wd_configure(w);
+	pr_info("%s: watchdog %s: priorities %#x, detect %u ms, restore %u ms, interval %u ms\n",
+		w->name, created ? "on" : "changed", prios, detect, restore, interval);
+out:
+	rtnl_unlock();
+	return err;
+}
+
+int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net_device *ndev;
+	struct rocectl_wd *w;
+	int err = 0;
+
+	rtnl_lock();
+	ndev = rocectl_wd_netdev(info);
+	if (IS_ERR(ndev)) {
+		err = PTR_ERR(ndev);
+		goto out;
+	}
+	w = rocectl_wd_find(ndev->ifindex);
+	if (!w) {
+		NL_SET_ERR_MSG_MOD(info->extack, "the netdev is not watched");
+		err = -ENOENT;
+		goto out;
+	}
+	rocectl_wd_unwatch(w, info->attrs[ROCECTL_A_WD_PRIOS] ?
+			   nla_get_u8(info->attrs[ROCECTL_A_WD_PRIOS]) : 0xff);
+out:
+	rtnl_unlock();
+	return err;
+}
+
+int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net_device *ndev;
+	struct rocectl_wd *w;
+	struct sk_buff *msg;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rtnl_lock();
+	ndev = rocectl_wd_netdev(info);
+	if (IS_ERR(ndev)) {
+		err = PTR_ERR(ndev);
+		goto out;
+	}
+	w = rocectl_wd_find(ndev->ifindex);
+	if (!w) {
+		NL_SET_ERR_MSG_MOD(info->extack, "the netdev is not watched");
+		err = -ENOENT;
+		goto out;
+	}
+	err = rocectl_wd_fill(msg, w, ROCECTL_CMD_WD_GET, info->snd_portid,
+			      info->snd_seq, 0, -1, 0, 0, 0, 0, 0);
+out:
+	rtnl_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct rocectl_wd *w;
+	long i = 0;
+	int err = 0;
+
+	rtnl_lock();
+	list_for_each_entry(w, &rocectl_wds, list) {
+		if (i++ < cb->args[0])
+			continue;
+		err = rocectl_wd_fill(skb, w, ROCECTL_CMD_WD_GET,
+				      NETLINK_CB(cb->skb).portid,
+				      cb->nlh->nlmsg_seq, NLM_F_MULTI, -1, 0, 0,
+				      0, 0, 0);
+		if (err) {
+			i--;
+			break;
+		}
+	}
+	rtnl_unlock();
+	cb->args[0] = i;
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}
+
+int rocectl_nl_wd_brs_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	if (GENL_REQ_ATTR_CHECK(info, ROCECTL_A_WD_BRS))
+		return -EINVAL;
+	rtnl_lock();
+	rocectl_wd_set_brs(nla_get_u8(info->attrs[ROCECTL_A_WD_BRS]));
+	rtnl_unlock();
+	return 0;
+}
