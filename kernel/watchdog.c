@@ -457,11 +457,12 @@ void rocectl_wd_exit(void)
 {
 	struct rocectl_wd *w, *tmp;
 
-	unregister_netdevice_notifier(&rocectl_wd_netdev_nb);
 	rtnl_lock();
 	rocectl_wd_brs = false;
 	list_for_each_entry_safe(w, tmp, &rocectl_wds, list)
 		rocectl_wd_unwatch(w, 0xff);
 	rtnl_unlock();
+	/* Only now: unregistering replays NETDEV_UNREGISTER for every netdev. */
+	unregister_netdevice_notifier(&rocectl_wd_netdev_nb);
 	destroy_workqueue(rocectl_wd_wq);	/* runs the frees */
 }

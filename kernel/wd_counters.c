@@ -58,7 +58,9 @@ void rocectl_wd_layout(struct net_device *ndev, struct rocectl_wd_layout *l)
 			const char *dir = rocectl_dir_prefix[d];
 
 			l->frames[d][p] = rocectl_stat_index(names, n, "%s_prio%d_pause", dir, p);
-			l->pause_us[d][p] = rocectl_stat_index(names, n, "%s_prio%d_pause_duration", dir, p);
+			l->pause_us[d][p] = rocectl_stat_index(names, n,
+							       "%s_prio%d_pause_duration",
+							       dir, p);
 			l->pkts[d][p] = rocectl_stat_index(names, n, "%s_prio%d_packets", dir, p);
 			if (l->pause_us[d][p] < 0)
 				l->duration = false;

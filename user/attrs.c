@@ -35,6 +35,40 @@ static const enum mnl_attr_data_type top_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_RNR_RETRY] = MNL_TYPE_U8,
 	[ROCECTL_A_QP_STATS] = MNL_TYPE_NESTED,
 	[ROCECTL_A_QP_LIFETIME] = MNL_TYPE_U64,
+	[ROCECTL_A_NETDEV_INDEX] = MNL_TYPE_U32,
+	[ROCECTL_A_NETDEV_NAME] = MNL_TYPE_NUL_STRING,
+	[ROCECTL_A_WD_PORT] = MNL_TYPE_U32,
+	[ROCECTL_A_WD_PRIOS] = MNL_TYPE_U8,
+	[ROCECTL_A_WD_DETECT_MS] = MNL_TYPE_U32,
+	[ROCECTL_A_WD_RESTORE_MS] = MNL_TYPE_U32,
+	[ROCECTL_A_WD_INTERVAL_MS] = MNL_TYPE_U32,
+	[ROCECTL_A_WD_ACTION] = MNL_TYPE_U8,
+	[ROCECTL_A_WD_DIRECTION] = MNL_TYPE_U8,
+	[ROCECTL_A_WD_COUNTERS] = MNL_TYPE_U8,
+	[ROCECTL_A_WD_BRS] = MNL_TYPE_U8,
+	[ROCECTL_A_WD_PRIO] = MNL_TYPE_NESTED,
+	[ROCECTL_A_WD_EVENT] = MNL_TYPE_U8,
+	[ROCECTL_A_WD_EV_WINDOW_US] = MNL_TYPE_U64,
+	[ROCECTL_A_WD_EV_PAUSE_US] = MNL_TYPE_U64,
+	[ROCECTL_A_WD_EV_FRAMES] = MNL_TYPE_U64,
+};
+
+static const enum mnl_attr_data_type wdp_types[ROCECTL_A_WDP_MAX + 1] = {
+	[ROCECTL_A_WDP_PRIO] = MNL_TYPE_U8,
+	[ROCECTL_A_WDP_DIRECTION] = MNL_TYPE_U8,
+	[ROCECTL_A_WDP_STATE] = MNL_TYPE_U8,
+	[ROCECTL_A_WDP_STORMS] = MNL_TYPE_U64,
+	[ROCECTL_A_WDP_RESTORES] = MNL_TYPE_U64,
+	[ROCECTL_A_WDP_LAST_DETECT] = MNL_TYPE_U64,
+	[ROCECTL_A_WDP_LAST_RESTORE] = MNL_TYPE_U64,
+	[ROCECTL_A_WDP_STORM_MS] = MNL_TYPE_U64,
+	[ROCECTL_A_WDP_LAST_STORM_MS] = MNL_TYPE_U64,
+	[ROCECTL_A_WDP_LAST_STORM_FRAMES] = MNL_TYPE_U64,
+	[ROCECTL_A_WDP_ACTIONS] = MNL_TYPE_U64,
+	[ROCECTL_A_WDP_ACTIONS_FAILED] = MNL_TYPE_U64,
+	[ROCECTL_A_WDP_CONFLICTS] = MNL_TYPE_U64,
+	[ROCECTL_A_WDP_BACKOFF] = MNL_TYPE_U8,
+	[ROCECTL_A_WDP_PFC_CLEARED] = MNL_TYPE_U8,
 };
 
 static const enum mnl_attr_data_type port_types[ROCECTL_A_PORT_MAX + 1] = {
@@ -86,6 +120,14 @@ int attrs_parse_port(const struct nlattr *nest, const struct nlattr **tb)
 	struct attr_table t = { tb, port_types, ROCECTL_A_PORT_MAX };
 
 	memset(tb, 0, sizeof(*tb) * (ROCECTL_A_PORT_MAX + 1));
+	return mnl_attr_parse_nested(nest, attr_table_cb, &t);
+}
+
+int attrs_parse_wd_prio(const struct nlattr *nest, const struct nlattr **tb)
+{
+	struct attr_table t = { tb, wdp_types, ROCECTL_A_WDP_MAX };
+
+	memset(tb, 0, sizeof(*tb) * (ROCECTL_A_WDP_MAX + 1));
 	return mnl_attr_parse_nested(nest, attr_table_cb, &t);
 }
 

@@ -8,6 +8,7 @@
 #include "attrs.h"
 #include "dev.h"
 #include "qp.h"
+#include "watchdog.h"
 #include "output.h"
 #include "rocectl.h"
 #include "utils.h"
@@ -15,6 +16,7 @@
 /* Which objects' events to print. */
 #define MON_DEV (1U << 0)
 #define MON_QP (1U << 1)
+#define MON_WD (1U << 2)
 
 struct monitor {
 	struct rocectl *rc;
@@ -70,12 +72,20 @@ static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 		object = "dev", is_dev = true;
 	else if ((event = qp_event_name(genl->cmd)) && (mon->objects & MON_QP))
 		object = "qp", is_dev = false;
+	else if (genl->cmd == ROCECTL_CMD_WD_EVENT_NTF && (mon->objects & MON_WD))
+		object = "watchdog", event = NULL, is_dev = false;
 	else
 		return MNL_CB_OK;
 	if (attrs_parse(nlh, tb) < 0)
 		return MNL_CB_OK;
 
 	out_open_object(NULL);
+	if (!event) {
+		/* The watchdog's event name is in the message itself. */
+		out_str("object", "[%s] ", object);
+		wd_print_fields(nlh, tb, mon->rc->details);
+		goto done;
+	}
 	out_str("object", "[%s ", object);
 	out_str("event", "%s] ", event);
 	if (is_dev) {
@@ -85,6 +95,7 @@ static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 		if (genl->cmd == ROCECTL_CMD_QP_DESTROY_NTF)
 			qp_print_stats(tb);
 	}
+done:
 	out_close_object();
 	out_nl();
 	return MNL_CB_OK;
@@ -93,10 +104,11 @@ static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 static int monitor_help(struct rocectl *rc)
 {
 	(void)rc;
-	printf("Usage: rocectl monitor [ all | dev | qp ]...\n"
+	printf("Usage: rocectl monitor [ all | dev | qp | watchdog ]...\n"
 	       "Prints the module's events as they happen, until interrupted:\n"
 	       "  dev    RDMA devices added, removed or renamed\n"
 	       "  qp     QPs created, changing state, destroyed (with lifetime counters)\n"
+	       "  watchdog  PFC storms detected, actions, restorations, with evidence\n"
 	       "With -j, one JSON object per line.\n");
 	return EXIT_OK;
 }
@@ -117,6 +129,8 @@ int cmd_monitor(struct rocectl *rc)
 			mon.objects |= MON_DEV;
 		else if (matches(word, "qp"))
 			mon.objects |= MON_QP;
+		else if (matches(word, "watchdog"))
+			mon.objects |= MON_WD;
 		else {
 			fprintf(stderr, "Error: unknown monitor object \"%s\": try \"rocectl monitor help\".\n",
 				word);

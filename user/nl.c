@@ -33,6 +33,16 @@ static const char *const nl_attr_names[] = {
 	[ROCECTL_A_QP_STATE] = "qp-state",
 	[ROCECTL_A_QP_PORT] = "qp-port",
 	[ROCECTL_A_QP_PID] = "qp-pid",
+	[ROCECTL_A_NETDEV_INDEX] = "netdev-index",
+	[ROCECTL_A_NETDEV_NAME] = "netdev-name",
+	[ROCECTL_A_WD_PORT] = "wd-port",
+	[ROCECTL_A_WD_PRIOS] = "wd-prios",
+	[ROCECTL_A_WD_DETECT_MS] = "wd-detect-ms",
+	[ROCECTL_A_WD_RESTORE_MS] = "wd-restore-ms",
+	[ROCECTL_A_WD_INTERVAL_MS] = "wd-interval-ms",
+	[ROCECTL_A_WD_ACTION] = "wd-action",
+	[ROCECTL_A_WD_DIRECTION] = "wd-direction",
+	[ROCECTL_A_WD_BRS] = "wd-brs",
 };
 
 const char *nl_attr_name(unsigned int type)
@@ -47,7 +57,7 @@ const char *nl_attr_name(unsigned int type)
 struct nl_error {
 	int err;
 	char msg[256];
-	char attr[48];
+	char attr[96];
 	char missing[48];
 };
 
@@ -106,6 +116,33 @@ static void nl_parse_extack(struct nl_ctx *ctx, const struct nlmsghdr *nlh,
 
 			nl_attr_label(e->attr, sizeof(e->attr),
 				      mnl_attr_get_type(bad));
+		}
+	}
+	/* The policy the attribute failed: say which values it takes. */
+	if (tb[NLMSGERR_ATTR_POLICY] && e->attr[0]) {
+		const struct nlattr *a;
+		long long min = 0, max = 0;
+		bool has_min = false, has_max = false;
+
+		mnl_attr_for_each_nested(a, tb[NLMSGERR_ATTR_POLICY]) {
+			switch (mnl_attr_get_type(a)) {
+			case NL_POLICY_TYPE_ATTR_MIN_VALUE_U:
+			case NL_POLICY_TYPE_ATTR_MIN_VALUE_S:
+				if (mnl_attr_get_payload_len(a) == 8)
+					min = mnl_attr_get_u64(a), has_min = true;
+				break;
+			case NL_POLICY_TYPE_ATTR_MAX_VALUE_U:
+			case NL_POLICY_TYPE_ATTR_MAX_VALUE_S:
+				if (mnl_attr_get_payload_len(a) == 8)
+					max = mnl_attr_get_u64(a), has_max = true;
+				break;
+			}
+		}
+		if (has_min && has_max) {
+			size_t n = strlen(e->attr);
+
+			snprintf(e->attr + n, sizeof(e->attr) - n, ", valid %lld..%lld",
+				 min, max);
 		}
 	}
 	if (tb[NLMSGERR_ATTR_MISS_TYPE] &&

@@ -18,7 +18,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: rocectl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { dev | qp | monitor | version | help }\n"
+		"where  OBJECT := { dev | qp | watchdog | monitor | version | help }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -V[ersion] | -h[elp] }\n"
 		"Exit status: 0 success, 1 a check found its condition, 2 usage error,\n"
 		"             3 rocectl module not loaded, 4 request refused or failed.\n");
@@ -74,6 +74,7 @@ static const struct cmd objects[] = {
 	{ "help", cmd_help },
 	{ "dev", cmd_dev },
 	{ "qp", cmd_qp },
+	{ "watchdog", cmd_watchdog },
 	{ "monitor", cmd_monitor },
 	{ "version", cmd_version },
 	{ NULL, NULL },
