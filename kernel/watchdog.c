@@ -258,6 +258,36 @@ static void rocectl_wd_eval(struct rocectl_wd *w, int dir, int prio,
 		rocectl_wd_detect(w, dir, prio, now);
 }
 
+/*
+ * When the next decision is due: a storm's detection time from its
+ * estimated start, a restoration time. Polling then, rather than at the
+ * next interval, keeps decisions within a jiffy of when they are due.
+ */
+static u64 rocectl_wd_next_due(const struct rocectl_wd *w, u64 now)
+{
+	u64 due = now + (u64)w->interval_ms * MS, t;
+	int d, p;
+
+	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
+			const struct rocectl_wd_prio *ps = &w->p[d][p];
+
+			if (!ps->watched)
+				continue;
+			if (ps->state == ROCECTL_WD_STORM && ps->cleared)
+				t = ps->action_time + (u64)(w->restore_ms << ps->backoff) * MS;
+			else if (ps->state == ROCECTL_WD_STORM && ps->calm)
+				t = ps->calm_start + (u64)w->restore_ms * MS;
+			else if (ps->candidate)
+				t = ps->start + (u64)w->detect_ms * MS;
+			else
+				continue;
+			due = min(due, max(t, now));
+		}
+	}
+	return due;
+}
+
 static void rocectl_wd_poll(struct work_struct *work)
 {
 	struct rocectl_wd *w = container_of(to_delayed_work(work),
@@ -301,6 +331,10 @@ static void rocectl_wd_poll(struct work_struct *work)
 	w->prev = *cur;
 	w->prev_time = now;
 	w->have_prev = up;
+	queue_delayed_work(rocectl_wd_wq, &w->poll,
+			   DIV_ROUND_UP_ULL(rocectl_wd_next_due(w, now) - now,
+					    NSEC_PER_SEC / HZ) ?: 1);
+	goto unlock;
 requeue:
 	queue_delayed_work(rocectl_wd_wq, &w->poll,
 			   msecs_to_jiffies(w->interval_ms));
@@ -345,6 +379,12 @@ struct rocectl_wd *rocectl_wd_create(struct net_device *ndev)
 void rocectl_wd_configure(struct rocectl_wd *w)
 {
 	struct ieee_pfc pfc = {};
+	int d, p;
+
+	/* Backoff belongs to the old timings. */
+	for (d = 0; d < ROCECTL_WD_NDIR; d++)
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++)
+			w->p[d][p].backoff = 0;
 
 	ASSERT_RTNL();
 	/* What a restore compares with, while we hold nothing. */

@@ -117,58 +117,70 @@ void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
 }
 
 /*
- * The netdev a request names: by name or index, or behind an RDMA port.
- * Called under rtnl_lock; the device stays valid while it is held.
+ * The ifindex behind an RDMA port a request names, or 0 when it names a
+ * netdev itself. Called before rtnl_lock: port queries take rtnl (the
+ * RoCE speed comes from ethtool), and rocectl_devs_lock is never taken
+ * under rtnl.
  */
-static struct net_device *rocectl_wd_netdev(struct genl_info *info)
+static int rocectl_wd_port_ifindex(struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	struct rocectl_port_info pi;
 	struct rocectl_dev *rdev;
-	struct net_device *ndev;
 	u32 port;
 	int err;
 
-	if (a[ROCECTL_A_NETDEV_NAME]) {
-		ndev = __dev_get_by_name(&init_net, nla_data(a[ROCECTL_A_NETDEV_NAME]));
-		if (!ndev)
-			ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_NETDEV_NAME],
-					 "no netdev has this name");
-		return ndev ?: ERR_PTR(-ENODEV);
-	}
-	if (a[ROCECTL_A_NETDEV_INDEX]) {
-		ndev = __dev_get_by_index(&init_net, nla_get_u32(a[ROCECTL_A_NETDEV_INDEX]));
-		if (!ndev)
-			ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_NETDEV_INDEX],
-					 "no netdev has this index");
-		return ndev ?: ERR_PTR(-ENODEV);
-	}
+	if (a[ROCECTL_A_NETDEV_NAME] || a[ROCECTL_A_NETDEV_INDEX])
+		return 0;
 	if (!a[ROCECTL_A_DEV_NAME] && !a[ROCECTL_A_DEV_INDEX]) {
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "a netdev or an RDMA device is required");
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, ROCECTL_A_NETDEV_NAME);
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	}
 	port = a[ROCECTL_A_WD_PORT] ? nla_get_u32(a[ROCECTL_A_WD_PORT]) : 1;
 	mutex_lock(&rocectl_devs_lock);
 	rdev = rocectl_nl_find_dev(a, info->extack);
 	if (IS_ERR(rdev)) {
-		mutex_unlock(&rocectl_devs_lock);
-		return ERR_CAST(rdev);
-	}
-	if (!rdma_is_port_valid(rdev->ibdev, port)) {
-		mutex_unlock(&rocectl_devs_lock);
+		err = PTR_ERR(rdev);
+	} else if (!rdma_is_port_valid(rdev->ibdev, port)) {
 		ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_WD_PORT],
 				 "the RDMA device has no such port");
-		return ERR_PTR(-EINVAL);
+		err = -EINVAL;
+	} else {
+		err = rocectl_port_query(rdev->ibdev, port, &pi);
+		if (!err && !pi.netdev_ifindex)
+			err = -ENODEV;
+		if (err)
+			NL_SET_ERR_MSG_MOD(info->extack, "the RDMA port has no netdev");
 	}
-	err = rocectl_port_query(rdev->ibdev, port, &pi);
 	mutex_unlock(&rocectl_devs_lock);
-	ndev = err || !pi.netdev_ifindex ? NULL :
-	       __dev_get_by_index(&init_net, pi.netdev_ifindex);
-	if (!ndev)
-		NL_SET_ERR_MSG_MOD(info->extack, "the RDMA port has no netdev");
-	return ndev ?: ERR_PTR(-ENODEV);
+	return err ?: pi.netdev_ifindex;
+}
+
+/* The netdev a request names; under rtnl_lock, valid while it is held. */
+static struct net_device *rocectl_wd_netdev(struct genl_info *info, int port_ifindex)
+{
+	struct nlattr **a = info->attrs;
+	struct net_device *ndev;
+
+	if (port_ifindex)
+		ndev = __dev_get_by_index(&init_net, port_ifindex);
+	else if (a[ROCECTL_A_NETDEV_NAME])
+		ndev = __dev_get_by_name(&init_net, nla_data(a[ROCECTL_A_NETDEV_NAME]));
+	else
+		ndev = __dev_get_by_index(&init_net, nla_get_u32(a[ROCECTL_A_NETDEV_INDEX]));
+	if (ndev)
+		return ndev;
+	if (port_ifindex)
+		NL_SET_ERR_MSG_MOD(info->extack, "the RDMA port's netdev went away");
+	else if (a[ROCECTL_A_NETDEV_NAME])
+		ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_NETDEV_NAME],
+				 "no netdev has this name");
+	else
+		ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_NETDEV_INDEX],
+				 "no netdev has this index");
+	return ERR_PTR(-ENODEV);
 }
 
 static u32 rocectl_attr_u32(struct nlattr **a, int type, u32 def)
@@ -181,13 +193,19 @@ int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **a = info->attrs;
 	u32 detect, restore, interval;
 	struct net_device *ndev;
+	int ifindex;
 	struct rocectl_wd *w;
 	bool created = false;
 	u8 dirs, prios;
 	int d, p, err = 0;
 
+	ifindex = rocectl_wd_port_ifindex(info);
+	if (ifindex < 0) {
+		err = ifindex;
+		goto out_unlocked;
+	}
 	rtnl_lock();
-	ndev = rocectl_wd_netdev(info);
+	ndev = rocectl_wd_netdev(info, ifindex);
 	if (IS_ERR(ndev)) {
 		err = PTR_ERR(ndev);
 		goto out;
@@ -247,17 +265,24 @@ int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info)
 		w->name, created ? "on" : "changed", prios, detect, restore, interval);
 out:
 	rtnl_unlock();
+out_unlocked:
 	return err;
 }
 
 int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net_device *ndev;
+	int ifindex;
 	struct rocectl_wd *w;
 	int err = 0;
 
+	ifindex = rocectl_wd_port_ifindex(info);
+	if (ifindex < 0) {
+		err = ifindex;
+		goto out_unlocked;
+	}
 	rtnl_lock();
-	ndev = rocectl_wd_netdev(info);
+	ndev = rocectl_wd_netdev(info, ifindex);
 	if (IS_ERR(ndev)) {
 		err = PTR_ERR(ndev);
 		goto out;
@@ -272,12 +297,14 @@ int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info)
 			   nla_get_u8(info->attrs[ROCECTL_A_WD_PRIOS]) : 0xff);
 out:
 	rtnl_unlock();
+out_unlocked:
 	return err;
 }
 
 int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net_device *ndev;
+	int ifindex;
 	struct rocectl_wd *w;
 	struct sk_buff *msg;
 	int err;
@@ -285,8 +312,13 @@ int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
+	ifindex = rocectl_wd_port_ifindex(info);
+	if (ifindex < 0) {
+		err = ifindex;
+		goto out_unlocked;
+	}
 	rtnl_lock();
-	ndev = rocectl_wd_netdev(info);
+	ndev = rocectl_wd_netdev(info, ifindex);
 	if (IS_ERR(ndev)) {
 		err = PTR_ERR(ndev);
 		goto out;
@@ -301,6 +333,7 @@ int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info)
 			      info->snd_seq, 0, -1, 0, 0, 0, 0, 0);
 out:
 	rtnl_unlock();
+out_unlocked:
 	if (err) {
 		nlmsg_free(msg);
 		return err;

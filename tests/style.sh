@@ -31,7 +31,8 @@ if [ ! -x "$cp_dir/checkpatch.pl" ]; then
 	fi
 fi
 if [ -x "$cp_dir/checkpatch.pl" ]; then
-	files=$(ls kernel/*.c kernel/*.h include/uapi/linux/*.h include/*.h | grep -v 'compat.h\|trace.h')
+	files=$(ls kernel/*.c kernel/*.h include/uapi/linux/*.h include/*.h \
+		tests/simnic/*.[ch] | grep -v 'compat.h\|trace.h\|\.mod\.c')
 	checkpatch() { "$cp_dir/checkpatch.pl" --no-tree --strict --terse --show-types "$@" 2>&1; }
 	# The compat header is where version checks belong; nowhere else.
 	out=$( { checkpatch --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files
@@ -40,16 +41,18 @@ if [ -x "$cp_dir/checkpatch.pl" ]; then
 		"$cp_dir/checkpatch.pl" --no-tree --terse --show-types -f kernel/trace.h 2>&1
 		} | grep -E '(ERROR|WARNING|CHECK):')
 	[ -z "$out" ]
-	result "checkpatch --strict clean on kernel/ and include/" $? "$(echo "$out" | head -n 5 | tr '\n' '|')"
+	result "checkpatch --strict clean on kernel/, include/ and tests/simnic/" $? "$(echo "$out" | head -n 5 | tr '\n' '|')"
 else
 	result "checkpatch available (install linux-source-6.1)" 1 "no checkpatch.pl"
 fi
 
 if command -v sparse > /dev/null; then
-	out=$(make -s -C "/lib/modules/$KVER/build" M="$ROOT" C=2 \
-		CF="-D__CHECK_ENDIAN__" modules 2>&1 | grep -E "^$ROOT/(kernel|include)/.*(warning|error):")
+	out=$( { make -s -C "/lib/modules/$KVER/build" M="$ROOT" C=2 \
+		CF="-D__CHECK_ENDIAN__" modules
+		make -s -C "/lib/modules/$KVER/build" M="$ROOT/tests/simnic" C=2 \
+		CF="-D__CHECK_ENDIAN__" modules; } 2>&1 | grep -E "^$ROOT/(kernel|include|tests/simnic)/.*(warning|error):")
 	[ -z "$out" ]
-	result "sparse (C=2) clean on kernel/" $? "$(echo "$out" | head -n 5 | tr '\n' '|')"
+	result "sparse (C=2) clean on kernel/ and tests/simnic/" $? "$(echo "$out" | head -n 5 | tr '\n' '|')"
 else
 	result "sparse available (install sparse)" 1 "no sparse"
 fi

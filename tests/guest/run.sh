@@ -6,7 +6,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 export RESULTS=${ROCECTL_OUT:-/tmp}/results.tap
 : > "$RESULTS"
 
-SCENARIOS=${SCENARIOS:-"devices qps qp_stress"}
+SCENARIOS=${SCENARIOS:-"devices qps qp_stress watchdog simnic qptraffic"}
 
 clean_slate() {
 	grep -q '^rocectl ' /proc/modules && rmmod rocectl

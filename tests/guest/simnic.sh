@@ -107,12 +107,18 @@ st() {
 }
 
 # ind/req DEV PRIO: PFC indications/requests as dcb(8) reports them.
+# (awk, not python: rate() dates these readings, python starts slowly.)
+dcb_stat() {
+	timeout "$T" dcb -s pfc show dev "$1" |
+		awk -v k="$3" -v p="$2" '$1 == k { for (i = 2; i <= NF; i++) { split($i, a, ":"); if (a[1] == p) print a[2] } }'
+}
+
 ind() {
-	timeout "$T" dcb -j -s pfc show dev "$1" | json "j['indications'][$2]" /dev/stdin
+	dcb_stat "$1" "$2" indications
 }
 
 req() {
-	timeout "$T" dcb -j -s pfc show dev "$1" | json "j['requests'][$2]" /dev/stdin
+	dcb_stat "$1" "$2" requests
 }
 
 pfc_en() {
@@ -161,7 +167,11 @@ two_hosts() {
 kmsg_mark
 
 # --- pairs ---------------------------------------------------------------------
-insmod "$SIMNIC" || fail "insmod"
+if ! insmod "$SIMNIC"; then
+	fail "insmod $SIMNIC (build it first)"
+	log_test "simnic.ko loads"
+	exit 1
+fi
 [ -w "$D/new_pair" ] && [ -w "$D/del_pair" ] || fail "no debugfs control files"
 check_eq "$(wr "$D/new_pair" "simA simB")" "" "new_pair"
 [ -d /sys/class/net/simA ] && [ -d /sys/class/net/simB ] || fail "netdevs missing"

@@ -26,7 +26,7 @@ ulimit -c 0
 echo 1 > /proc/sys/kernel/panic_on_oops
 
 cd "$(cat /tmp/out/cwd)"
-bash /tmp/out/job 2>&1 | tee /tmp/out/job.log
+timeout -k 5 "$(cat /tmp/out/limit)" bash /tmp/out/job 2>&1 | tee /tmp/out/job.log
 echo "${PIPESTATUS[0]}" > /tmp/out/status
 dmesg > /tmp/out/dmesg
 sync

@@ -22,6 +22,8 @@ rm -f "$out/status" "$out/job.log" "$out/dmesg" "$out/console.log"
 initrd=$("$here/mkinitramfs.sh" "$KVER")
 
 printf '%s\n' "$PWD" > "$out/cwd"
+# The job stops in time for the guest to save its kernel log.
+echo $(( ${VM_TIMEOUT:-900} - 60 )) > "$out/limit"
 {
 	printf 'export KVER=%q\n' "$KVER"
 	printf '%q ' "$@"

@@ -17,8 +17,10 @@
  *
  * Every result is one JSON object on stdout. Exit status: 0 success,
  * 1 runtime failure, 2 bad command line (including an unknown device).
- * Nothing waits forever: completions are awaited with a deadline (-T,
- * default 20 s); only --hold and --fork-hold wait for a signal by design.
+ * Nothing waits forever: the transfer has a deadline (-T, default 20 s);
+ * only --hold and --fork-hold wait, by design, for SIGTERM or SIGINT (or,
+ * with --hold, for EOF on a stdin that is a pipe, FIFO, socket or tty --
+ * not /dev/null, which background jobs of a script get).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -100,11 +102,15 @@ struct pair {
 	unsigned int recv_done;		/* ... and completed */
 };
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __noreturn	__attribute__((noreturn))
+
 static const char *prog = "qptraffic";
 
 /* --- messages and exits --------------------------------------------------- */
 
-static void __attribute__((format(printf, 1, 2))) errmsg(const char *fmt, ...)
+static void __printf(1, 2) errmsg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -115,8 +121,15 @@ static void __attribute__((format(printf, 1, 2))) errmsg(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void __attribute__((format(printf, 1, 2), noreturn))
-usage_error(const char *fmt, ...)
+/* failed - report a verbs call's errno-style result @ret; true if nonzero. */
+static bool failed(int ret, const char *dev, const char *what)
+{
+	if (ret)
+		errmsg("%s: %s: %s", dev, what, strerror(ret));
+	return ret;
+}
+
+static void __printf(1, 2) __noreturn usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -128,7 +141,7 @@ usage_error(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fputs("usage: qptraffic pair  -d DEV [-D DEV2] [-g GIDIDX] [-n PAIRS] [-m MSGS] [-s SIZE]\n"
 	      "                       [--op send|write] [--tos TOS] [--hold | --fork-hold] [-T SECONDS]\n"
@@ -137,7 +150,10 @@ static void usage(FILE *f)
 	      "       qptraffic churn -d DEV -t SECONDS [-b BATCH]\n"
 	      "       qptraffic rate  -d DEV -n COUNT\n"
 	      "Defaults: -g 1, -n 1 pair, -m 100, -s 1024, --op send, --tos 0, --state rts,\n"
-	      "-b 8, -T 20. Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n", f);
+	      "-b 8, -T 20 (seconds for the whole transfer).\n"
+	      "--hold: keep the QPs until SIGTERM/SIGINT, or EOF on a piped stdin.\n"
+	      "--fork-hold: a child keeps them until SIGTERM/SIGINT; the creator exits.\n"
+	      "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n", f);
 }
 
 static uint64_t now_us(void)
@@ -483,28 +499,19 @@ static int side_setup(struct side *s, unsigned int cqe, size_t buf_len, int acce
 /* side_teardown - release what side_setup (and open_device) made, in reverse. */
 static int side_teardown(struct side *s)
 {
-	int ret, err = 0;
+	int err = 0;
 
-	if (s->mr && (ret = ibv_dereg_mr(s->mr))) {
-		errmsg("%s: ibv_dereg_mr: %s", s->name, strerror(ret));
+	if (s->mr && failed(ibv_dereg_mr(s->mr), s->name, "ibv_dereg_mr"))
 		err = -1;
-	}
-	if (s->cq && (ret = ibv_destroy_cq(s->cq))) {
-		errmsg("%s: ibv_destroy_cq: %s", s->name, strerror(ret));
+	if (s->cq && failed(ibv_destroy_cq(s->cq), s->name, "ibv_destroy_cq"))
 		err = -1;
-	}
-	if (s->chan && (ret = ibv_destroy_comp_channel(s->chan))) {
-		errmsg("%s: ibv_destroy_comp_channel: %s", s->name, strerror(ret));
+	if (s->chan &&
+	    failed(ibv_destroy_comp_channel(s->chan), s->name, "ibv_destroy_comp_channel"))
 		err = -1;
-	}
-	if (s->pd && (ret = ibv_dealloc_pd(s->pd))) {
-		errmsg("%s: ibv_dealloc_pd: %s", s->name, strerror(ret));
+	if (s->pd && failed(ibv_dealloc_pd(s->pd), s->name, "ibv_dealloc_pd"))
 		err = -1;
-	}
-	if (s->ctx && (ret = ibv_close_device(s->ctx))) {
-		errmsg("%s: ibv_close_device: %s", s->name, strerror(ret));
+	if (s->ctx && failed(ibv_close_device(s->ctx), s->name, "ibv_close_device"))
 		err = -1;
-	}
 	free(s->buf);
 	memset(s, 0, sizeof(*s));
 	return err;
@@ -667,7 +674,10 @@ static int drain(struct traffic *t, struct side *s, bool is_a)
 	return seen;
 }
 
-/* await_event - sleep on both completion channels until @deadline. */
+/*
+ * await_event - sleep on both completion channels, at most until @deadline.
+ * Returns 0 when woken (or interrupted), 1 at the deadline, -1 on error.
+ */
 static int await_event(struct traffic *t, uint64_t deadline)
 {
 	struct side *sides[2] = { &t->a, &t->b };
@@ -676,11 +686,13 @@ static int await_event(struct traffic *t, uint64_t deadline)
 	int i, ret;
 
 	if (now >= deadline)
-		return -1;
+		return 1;
 	for (i = 0; i < 2; i++)
 		fds[i] = (struct pollfd){ .fd = sides[i]->chan->fd, .events = POLLIN };
 	ret = poll(fds, 2, (deadline - now + 999) / 1000);
-	if (ret < 0 && errno != EINTR) {
+	if (ret < 0) {
+		if (errno == EINTR)
+			return 0;
 		errmsg("poll: %s", strerror(errno));
 		return -1;
 	}
@@ -701,9 +713,43 @@ static int await_event(struct traffic *t, uint64_t deadline)
 	return 0;
 }
 
+/* Say how far each unfinished pair got when time ran out. */
+static void report_timeout(const struct traffic *t, uint64_t got, uint64_t want)
+{
+	const struct opts *o = t->o;
+	const struct pair *p;
+	unsigned int i;
+
+	errmsg("timed out after %u s with %" PRIu64 " of %" PRIu64 " completions",
+	       o->timeout, got, want);
+	for (i = 0; i < o->pairs; i++) {
+		p = &t->pairs[i];
+		if (o->op == OP_WRITE && p->acked < o->msgs)
+			errmsg("pair %u (QP %u -> %u): %u of %u written",
+			       i, p->a->qp_num, p->b->qp_num, p->acked, o->msgs);
+		else if (o->op == OP_SEND && (p->acked < o->msgs || p->recv_done < o->msgs))
+			errmsg("pair %u (QP %u -> %u): %u of %u sent, %u received",
+			       i, p->a->qp_num, p->b->qp_num, p->acked, o->msgs, p->recv_done);
+	}
+}
+
+/* drain_both - poll A's and B's CQs empty; the completions seen, or -1. */
+static int drain_both(struct traffic *t)
+{
+	int n, m;
+
+	n = drain(t, &t->a, true);
+	if (n < 0)
+		return -1;
+	m = drain(t, &t->b, false);
+	if (m < 0)
+		return -1;
+	return n + m;
+}
+
 /*
- * run_traffic - move o->msgs messages on every pair and wait, at most
- * o->timeout seconds, for all their completions.
+ * run_traffic - move o->msgs messages on every pair and wait for all their
+ * completions; the whole transfer gets at most o->timeout seconds.
  */
 static int run_traffic(struct traffic *t)
 {
@@ -711,7 +757,7 @@ static int run_traffic(struct traffic *t)
 	uint64_t deadline = now_us() + (uint64_t)o->timeout * 1000000;
 	uint64_t want, got = 0;
 	unsigned int i;
-	int n, m;
+	int n;
 
 	want = (uint64_t)o->pairs * o->msgs * (o->op == OP_SEND ? 2 : 1);
 	for (i = 0; i < o->pairs; i++)
@@ -719,34 +765,32 @@ static int run_traffic(struct traffic *t)
 			return -1;
 
 	while (got < want) {
-		n = drain(t, &t->a, true);
-		m = n < 0 ? -1 : drain(t, &t->b, false);
-		if (n < 0 || m < 0)
+		if (now_us() >= deadline) {
+			report_timeout(t, got, want);
 			return -1;
-		got += n + m;
-		if (n + m || got >= want)
+		}
+		n = drain_both(t);
+		if (n < 0)
+			return -1;
+		got += n;
+		if (n || got >= want)
 			continue;
 		/* Arm, then look again: completions may have beaten the arming. */
 		if (ibv_req_notify_cq(t->a.cq, 0) || ibv_req_notify_cq(t->b.cq, 0)) {
 			errmsg("ibv_req_notify_cq failed");
 			return -1;
 		}
-		n = drain(t, &t->a, true);
-		m = n < 0 ? -1 : drain(t, &t->b, false);
-		if (n < 0 || m < 0)
+		n = drain_both(t);
+		if (n < 0)
 			return -1;
-		got += n + m;
-		if (n + m)
+		got += n;
+		if (n)
 			continue;
-		if (await_event(t, deadline)) {
-			errmsg("timed out after %u s with %" PRIu64 " of %" PRIu64
-			       " completions", o->timeout, got, want);
-			for (i = 0; i < o->pairs; i++)
-				if (t->pairs[i].acked < o->msgs ||
-				    (o->op == OP_SEND && t->pairs[i].recv_done < o->msgs))
-					errmsg("pair %u (QP %u -> %u): %u of %u sent, %u received",
-					       i, t->pairs[i].a->qp_num, t->pairs[i].b->qp_num,
-					       t->pairs[i].acked, o->msgs, t->pairs[i].recv_done);
+		n = await_event(t, deadline);
+		if (n < 0)
+			return -1;
+		if (n > 0) {
+			report_timeout(t, got, want);
 			return -1;
 		}
 	}
@@ -891,9 +935,11 @@ static int cmd_pair(const struct opts *o)
 	}
 
 	start = now_us();
-	if (run_traffic(&t) || verify_data(&t))
+	if (run_traffic(&t))
 		goto out;
 	elapsed = now_us() - start;
+	if (verify_data(&t))
+		goto out;
 
 	if (o->fork_hold) {
 		if (fork_hold(&t, elapsed))	/* returns in the child only */
@@ -947,20 +993,14 @@ static int home_open(struct qp_home *h, const char *name)
 
 static int home_close(struct qp_home *h)
 {
-	int ret, err = 0;
+	int err = 0;
 
-	if (h->cq && (ret = ibv_destroy_cq(h->cq))) {
-		errmsg("%s: ibv_destroy_cq: %s", h->name, strerror(ret));
+	if (h->cq && failed(ibv_destroy_cq(h->cq), h->name, "ibv_destroy_cq"))
 		err = -1;
-	}
-	if (h->pd && (ret = ibv_dealloc_pd(h->pd))) {
-		errmsg("%s: ibv_dealloc_pd: %s", h->name, strerror(ret));
+	if (h->pd && failed(ibv_dealloc_pd(h->pd), h->name, "ibv_dealloc_pd"))
 		err = -1;
-	}
-	if (h->ctx && (ret = ibv_close_device(h->ctx))) {
-		errmsg("%s: ibv_close_device: %s", h->name, strerror(ret));
+	if (h->ctx && failed(ibv_close_device(h->ctx), h->name, "ibv_close_device"))
 		err = -1;
-	}
 	return err;
 }
 
@@ -1185,10 +1225,10 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		usage_error("missing subcommand: pair, many, churn or rate");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(stdout);
+		print_help(stdout);
 		return 0;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			cmd = &commands[i];
 	if (!cmd)
@@ -1260,7 +1300,7 @@ int main(int argc, char **argv)
 				usage_error("bad --state \"%s\": reset, init or rts", optarg);
 			break;
 		case 'h':
-			usage(stdout);
+			print_help(stdout);
 			return 0;
 		default:	/* getopt said what was wrong */
 			usage_error("bad command line for \"%s\"", cmd->name);

@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Benchmarks: build, boot the guest, print the tables. Not tests: they
+# measure and compare side by side, they do not pass or fail.
+#   tests/bench/run.sh [qp]
+set -eu
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+. tests/kver.sh
+make -s module KVER="$KVER" 2>&1 | grep -v BTF || true
+make -s user
+make -s -C tests/tools
+out=$(mktemp -d)
+for b in ${*:-qp}; do
+	echo "== $b benchmark (guest: $(nproc) CPUs under software emulation)"
+	VM_TIMEOUT=1800 tests/qemu/vm.sh "$out" bash "tests/bench/guest-$b-bench.sh" > /dev/null 2>&1 || true
+	cat "$out/job.log"
+done
+rm -rf "$out"

@@ -1,0 +1,287 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: the PFC storm watchdog on the simulated DCB NIC (tests/simnic):
+# timing, actions, RDMA traffic stalling and resuming, chopped storms,
+# XON frames, link flaps, backoff, failing drivers, conflicts, unload,
+# netdevs going away, the big red switch, bad input.
+. "$(dirname "$0")/lib.sh"
+W=$(mktemp -d)
+SIM=/sys/kernel/debug/simnic
+QPT=$ROOT/tests/tools/build/qptraffic
+
+kmsg_mark
+insmod "$ROOT/tests/simnic/simnic.ko" || fail "simnic"
+echo "sim0 sim1" > $SIM/new_pair
+echo "sim2 sim3" > $SIM/new_pair
+for d in sim0 sim1 sim2 sim3; do ip link set $d up; done
+dcb pfc set dev sim0 prio-pfc 3:on 4:on
+dcb pfc set dev sim2 prio-pfc 3:on
+module_load || fail "load"
+
+EV=$W/ev.json
+"$ROCECTL" -j -d monitor watchdog > "$EV" &
+sleep 1
+
+pfc() { dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'; }
+storm() { echo "$2 $3" > $SIM/$1/rx_storm; }	# storm DEV PRIO RATE
+now_ns() { echo "${EPOCHREALTIME/./}000"; }	# no fork: stamps what follows
+# events DEV EVENT [PRIO]: how many so far
+events() { jq -s "[.[] | select(.ifname == \"$1\" and .event == \"$2\"${3:+ and .prios[0].prio == $3})] | length" "$EV"; }
+wait_events() { busywait "${4:-10000}" eval '[ "$(events '"$1 $2 $3"')" -ge '"$5"' ]'; }
+# last_of DEV EVENT FIELD: a field of the newest such event's priority
+last_of() { jq -s "[.[] | select(.ifname == \"$1\" and .event == \"$2\")] | last | .prios[0].$3" "$EV"; }
+
+# --- detection and restoration timing ----------------------------------------------
+# Alert: the counters stay truthful; detection is measured from the storm's
+# start, restoration from its end.
+timing() {	# timing DETECT RESTORE INTERVAL ROUNDS -> $W/timing-D-I
+	local t0 t1 n=0 i
+	rc watchdog set dev sim2 prio 3 detect $1 restore $2 interval $3 action alert || fail "set"
+	sleep 0.5
+	: > "$W/timing-$1-$3"
+	for i in $(seq "$4"); do
+		n=$(events sim2 detect)
+		t0=${EPOCHREALTIME/./}000; storm sim2 3 1000
+		wait_events sim2 detect "" 10000 $((n + 1)) || { fail "round $i: no detection"; break; }
+		t1=${EPOCHREALTIME/./}000; storm sim2 3 0
+		wait_events sim2 restore "" 10000 $((n + 1)) || { fail "round $i: no restoration"; break; }
+		echo "$(( ($(last_of sim2 detect last_detect_ns) - t0) / 1000000 )) $(( ($(last_of sim2 restore last_restore_ns) - t1) / 1000000 ))" >> "$W/timing-$1-$3"
+		sleep "$(awk -v i="$3" 'BEGIN {print i * 3 / 1000}')"
+	done
+	rc watchdog del dev sim2
+	cat "$W/timing-$1-$3"
+}
+for setting in "200 200 100" "50 50 10"; do
+	set -- $setting
+	timing $1 $2 $3 10 > /dev/null
+	# Slack for the time the storm knob takes to start after it is stamped.
+	awk -v T=$1 -v R=$2 -v I=$3 '
+		{ d[NR] = $1; r[NR] = $2 }
+		$1 < T || $1 > T + I + 5 { bad = bad " detect " $1 }
+		$2 < R || $2 > R + I + 5 { bad = bad " restore " $2 }
+		END { if (NR < 10) bad = bad " only " NR " rounds"; if (bad) { print bad; exit 1 } }' \
+		"$W/timing-$1-$3" > "$W/t.err" || fail "detect $1 restore $2 interval $3:$(cat "$W/t.err")"
+	echo "# detect/restore ms for T=$1 R=$2 interval=$3: $(tr '\n' ',' < "$W/timing-$1-$3")"
+done
+log_test "10 storms at 200/100 ms and at 50/10 ms: detection in [T, T+interval], restoration in [R, R+interval]"
+
+# --- alert changes nothing; forward clears exactly the stormed priority -----------
+rc watchdog set dev sim0 prio 3,4 detect 100 restore 2000 interval 10 action alert
+rc watchdog set dev sim2 prio 3 detect 100 restore 2000 interval 10 action forward
+n=$(events sim0 detect 3)
+storm sim0 3 1000
+wait_events sim0 detect 3 5000 $((n + 1)) || fail "alert: no detection"
+check_eq "$(pfc sim0)" "[3,4]" "alert left PFC as it was"
+rc watchdog stats check > /dev/null; check_eq "$?" 1 "stats check during a storm"
+storm sim0 3 0
+wait_events sim0 restore 3 5000 $((n + 1)) || fail "alert: no restore"
+rc watchdog stats check > /dev/null; check_eq "$?" 0 "stats check after it"
+rc watchdog del dev sim2
+rc watchdog set dev sim0 action forward
+n3=$(events sim0 action 3); n4=$(events sim0 action 4)
+storm sim0 3 1000; storm sim0 4 1000
+wait_events sim0 action 3 5000 $((n3 + 1)) || fail "forward on 3"
+wait_events sim0 action 4 5000 $((n4 + 1)) || fail "forward on 4"
+check_eq "$(pfc sim0)" "[]" "both stormed priorities cleared"
+check_eq "$(pfc sim2)" "[3]" "the other netdev untouched"
+storm sim0 3 0; storm sim0 4 0
+busywait 8000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "PFC not set back: $(pfc sim0)"
+rc -j watchdog stats dev sim0 > "$W/st.json"
+check_eq "$(jq -c '[.[0].prios[] | [.prio, .storms, .restores, .actions, .pfc_cleared]]' "$W/st.json")" \
+	"[[3,2,2,1,false],[4,1,1,1,false]]" "statistics"
+log_test "alert leaves PFC untouched; forward clears exactly the stormed priorities and sets them back; two at once"
+
+# --- RDMA traffic over the simulated NIC ---------------------------------------------
+for i in all default sim0 sim1; do
+	sysctl -qw net.ipv4.conf.$i.rp_filter=0 net.ipv4.conf.$i.accept_local=1
+done
+ip addr add 192.0.2.11/24 dev sim0; ip addr add 192.0.2.12/24 dev sim1
+ip rule add pref 100 iif lo to 192.0.2.12 lookup 100
+ip route add 192.0.2.12 dev sim0 src 192.0.2.11 table 100
+ip rule add pref 101 iif lo to 192.0.2.11 lookup 101
+ip route add 192.0.2.11 dev sim1 src 192.0.2.12 table 101
+ip rule add pref 1000 lookup local
+ip rule del pref 0
+rxe_add rxe0 sim0 && rxe_add rxe1 sim1 || fail "rxe over simnic"
+# RoCE with DSCP 26 is priority 3, as with a NIC trusting DSCP.
+dcb app add dev sim0 dscp-prio 26:3
+dcb app add dev sim1 dscp-prio 26:3
+gid=$(rdma -j link show rxe0/1 >/dev/null; ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /192.0.2.11/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
+gid=${gid:-1}
+"$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 1 -m 200 -s 4096 --tos 104 -T 20 > "$W/ok.json" || fail "traffic before any storm"
+
+rc watchdog set dev sim0 prio 3 action alert detect 100 restore 300 interval 10
+storm sim0 3 1000
+sleep 0.3
+"$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 1 -m 200 -s 4096 --tos 104 -T 4 > "$W/stalled.json" 2> "$W/stalled.err"
+check_eq "$?" 1 "traffic under a storm with alert: $(cat "$W/stalled.err")"
+held=$(awk '$2 == 3 {for (i = 1; i < NF; i++) if ($i == "held") print $(i + 1)}' $SIM/sim0/state)
+storm sim0 3 0
+rc watchdog set dev sim0 action forward
+n=$(events sim0 action 3)
+storm sim0 3 1000
+t0=$(now_ns)
+timeout 30 "$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 1 -m 200 -s 4096 --tos 104 -T 20 > "$W/fwd.json" 2> "$W/fwd.err" ||
+	fail "traffic did not resume with forward: $(cat "$W/fwd.err")"
+t1=$(now_ns)
+[ "$(events sim0 action 3)" -gt "$n" ] || fail "no forward action"
+storm sim0 3 0
+echo "# RDMA under storm: alert: failed (frames held: $held); forward: 200 x 4 KiB done in $(( (t1 - t0) / 1000000 )) ms"
+log_test "RDMA traffic stalls in a storm with alert and completes once forward acts"
+rc watchdog set dev sim0 action alert
+busywait 5000 eval '[ "$(pfc sim0)" = "[3,4]" ]'
+
+# --- storms that are and are not ----------------------------------------------------
+rc watchdog set dev sim0 prio 3 detect 300 restore 200 interval 10 action alert
+n=$(events sim0 detect 3)
+echo "3 1000" > $SIM/sim0/xon; sleep 1.5; echo "3 0" > $SIM/sim0/xon
+check_eq "$(events sim0 detect 3)" "$n" "XON-only frames"
+echo 5 > $SIM/sim0/link_flap; sleep 1.5
+check_eq "$(events sim0 detect 3)" "$n" "link flaps"
+for i in 1 2 3 4 5 6; do storm sim0 3 1000; sleep 0.1; storm sim0 3 0; sleep 0.1; done
+check_eq "$(events sim0 detect 3)" "$n" "100 ms bursts against a 300 ms detection time"
+echo "3 100 95" > $SIM/sim0/rx_storm_duty
+storm sim0 3 1000
+wait_events sim0 detect 3 5000 $((n + 1)) || fail "a 95% chopped storm was not detected"
+storm sim0 3 0; echo "3 100 100" > $SIM/sim0/rx_storm_duty
+wait_events sim0 restore 3 5000 $((n + 1))
+log_test "a 95%-duty chopped storm is detected; XON frames, link flaps and short bursts are not"
+
+# --- a storm that outlasts the restoration: backoff ------------------------------------
+rc watchdog del dev sim0
+rc watchdog set dev sim0 prio 3 detect 50 restore 50 interval 10 action forward
+n=$(events sim0 detect 3)
+storm sim0 3 1000
+sleep 6
+storm sim0 3 0
+sleep 3.5
+cycles=$(( $(events sim0 detect 3) - n ))
+jq -s -c "[.[] | select(.ifname == \"sim0\" and .event == \"restore\") | .window_us / 1000 | floor] | .[-$cycles:]" "$EV" > "$W/backoff"
+# Without backoff, 6 s of storm at 50 + 50 ms would be about 60 cycles.
+[ "$cycles" -ge 3 ] && [ "$cycles" -le 8 ] || fail "$cycles storm cycles in 6 s"
+python3 - "$W/backoff" <<'PY' || fail "restoration times do not double: $(cat "$W/backoff")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+# 50, 100, 200, ... ms, capped at 50 << 5 (plus up to a poll each).
+assert all(50 * 2 ** i <= t <= 50 * 2 ** i + 20 for i, t in enumerate(r[:6])), r
+assert all(1600 <= t <= 1620 for t in r[6:]), r
+PY
+check_eq "$(pfc sim0)" "[3,4]" "PFC back after the storm"
+echo "# backoff: $cycles cycles in 6 s, restoration after ms: $(cat "$W/backoff")"
+log_test "a storm that continues is detected again with doubling restoration times: bounded cycles"
+
+# --- a driver that refuses -----------------------------------------------------------
+sleep 2
+rc watchdog set dev sim0 prio 3 detect 100 restore 200 interval 10 action forward
+echo -1 > $SIM/sim0/fail_setpfc
+n=$(events sim0 action-failed)
+storm sim0 3 1000
+wait_events sim0 action-failed 3 5000 $((n + 1)) || fail "no action-failed event"
+check_eq "$(pfc sim0)" "[3,4]" "PFC unchanged by a failed action"
+check_eq "$(rc -j watchdog stats dev sim0 | jq -c '.[0].prios[0] | [.state, .pfc_cleared, .actions_failed > 0]')" '["storm",false,true]' "state after a failed action"
+echo 0 > $SIM/sim0/fail_setpfc
+busywait 5000 eval '[ "$(pfc sim0)" = "[4]" ]' || fail "the action was not retried"
+storm sim0 3 0
+busywait 5000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "not restored after the retry"
+log_test "a failing ieee_setpfc is counted and reported, PFC and state stay consistent, the action is retried"
+
+# --- somebody else changes PFC meanwhile ------------------------------------------------
+sleep 2
+rc watchdog set dev sim0 prio 3 detect 100 restore 1000 interval 10 action forward
+n=$(events sim0 action)
+storm sim0 3 1000
+wait_events sim0 action 3 5000 $((n + 1)) || fail "no action"
+dcb pfc set dev sim0 prio-pfc 5:on
+c=$(events sim0 conflict)
+wait_events sim0 conflict 3 5000 $((c + 1)) || fail "no conflict event"
+check_eq "$(pfc sim0)" "[4,5]" "the other agent's PFC kept, ours not forced back"
+storm sim0 3 0
+dcb pfc set dev sim0 prio-pfc 3:on 5:off
+log_test "a PFC change by another agent is respected and reported, not overwritten"
+
+# --- the big red switch ----------------------------------------------------------------
+sleep 1
+rc watchdog set dev sim0 prio 3,4 action alert
+rc watchdog big-red-switch on || fail "brs on"
+check_eq "$(pfc sim0) $(pfc sim2)" "[] [3]" "every watched priority cleared, nothing else"
+busywait 2000 eval '[ "$(rc -j watchdog show | jq -c "[.[].prios[].state] | unique")" = "[\"suspended\"]" ]' || fail "not suspended"
+rc watchdog big-red-switch off || fail "brs off"
+check_eq "$(pfc sim0) $(pfc sim2)" "[3,4] [3]" "all set back"
+log_test "big red switch: every watched priority forwarded and detection suspended, then set back"
+
+# --- sent-pause storm, an RDMA port as DEV -----------------------------------------------
+rc watchdog set dev rxe0 prio 3 direction tx detect 100 restore 200 interval 10 action alert || fail "dev rxe0"
+check_eq "$(rc -j watchdog show dev sim0 | jq -r '.[0].direction')" tx "direction"
+n=$(events sim0 detect 3)
+echo "3 1000" > $SIM/sim0/tx_storm
+wait_events sim0 detect 3 5000 $((n + 1)) || fail "sent-pause storm not detected"
+check_eq "$(last_of sim0 detect direction)" '"tx"' "event direction"
+echo "3 0" > $SIM/sim0/tx_storm
+rc watchdog set dev sim0 direction rx
+log_test "a sent-pause storm is detected (direction tx); an RDMA device names its port's netdev"
+
+# --- bad input changes nothing -------------------------------------------------------------
+rc -j watchdog show > "$W/before.json"
+pfc0=$(pfc sim0)
+bad() {	# bad EXIT REGEX ARGS...
+	local want=$1 re=$2 out code
+	shift 2
+	out=$("$ROCECTL" "$@" 2>&1); code=$?
+	check_eq "$code" "$want" "exit of $*"
+	check_match "$out" "$re" "message of $*"
+}
+bad 4 "no netdev has this name|no RDMA device has this name" watchdog set dev nosuch0 prio 3
+bad 2 "priority 8 is out of range" watchdog set dev sim0 prio 8
+bad 4 "integer out of range \(attribute wd-detect-ms, valid 20\.\.10000\)" watchdog set dev sim0 prio 3 detect 0
+bad 4 "poll interval must not exceed" watchdog set dev sim0 prio 3 detect 100 interval 200
+bad 4 "no IEEE DCB \(PFC\) support" watchdog set dev lo prio 3
+bad 2 "action is one of alert, forward" watchdog set dev sim0 prio 3 action drop
+bad 4 "the netdev is not watched" watchdog del dev sim1
+out=$(su nobody -s /bin/sh -c "$ROCECTL watchdog set dev sim0 prio 3 detect 500" 2>&1); code=$?
+check_eq "$code" 4 "unprivileged set"
+check_match "$out" "permission denied: this needs CAP_NET_ADMIN" "unprivileged message"
+su nobody -s /bin/sh -c "$ROCECTL watchdog show" > /dev/null || fail "unprivileged show"
+rc -j watchdog show > "$W/after.json"
+check_eq "$(jq -c . "$W/after.json")" "$(jq -c . "$W/before.json")" "watchdog settings"
+check_eq "$(pfc sim0)" "$pfc0" "PFC"
+python3 - <<'PY' || fail "raw netlink"
+import errno, os, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
+from nlraw import GenlSocket, attr_u32, attr_str, attr
+CMD_WD_SET, A_NETDEV_NAME, A_WD_PRIOS, A_WD_DETECT, A_WD_RESTORE, A_WD_INTERVAL, A_WD_ACTION = 9, 32, 34, 35, 36, 37, 38
+s = GenlSocket()
+dev = attr_str(A_NETDEV_NAME, "sim0")
+cases = [
+    (attr(A_WD_PRIOS, b"\0"), errno.ERANGE),                      # no priority
+    (attr_u32(A_WD_RESTORE, 60001), errno.ERANGE),
+    (attr_u32(A_WD_INTERVAL, 9), errno.ERANGE),
+    (attr(A_WD_ACTION, b"\x02"), errno.ERANGE),
+    (attr(A_WD_DETECT, b"\1\0"), errno.EINVAL),                   # short u32
+]
+for body, want in cases:
+    r = s.request(CMD_WD_SET, dev + body)
+    assert r.error == want and r.msg and r.offs == 20 + len(dev), (body, vars(r))
+r = s.request(CMD_WD_SET, attr_str(A_NETDEV_NAME, "sim1"))
+assert r.error == errno.EINVAL and r.miss_type == A_WD_PRIOS, vars(r)
+PY
+log_test "bad input: unknown netdev, priority 8, detect 0, interval above detection, no DCB, unprivileged: precise errors, nothing changed"
+
+# --- the netdev goes, the module goes ---------------------------------------------------
+rc watchdog set dev sim2 prio 3 action forward detect 100 restore 5000 interval 10
+n=$(events sim2 gone)
+echo sim2 > $SIM/del_pair
+wait_events sim2 gone "" 5000 $((n + 1)) || fail "no gone event"
+check_eq "$(rc -j watchdog show | jq -c '[.[].ifname]')" '["sim0"]' "watches left"
+rc watchdog set dev sim0 prio 3,4 action forward detect 100 restore 5000 interval 10
+storm sim0 3 1000
+busywait 5000 eval '[ "$(pfc sim0)" = "[4]" ]' || fail "not forwarded before unload"
+kill %1 2>/dev/null
+module_unload || fail "unload during a storm"
+check_eq "$(pfc sim0)" "[3,4]" "PFC after unloading during a storm"
+storm sim0 3 0
+log_test "unload during a storm sets PFC back; a watched netdev that goes away is dropped"
+
+rxe_del rxe0; rxe_del rxe1
+rmmod simnic || fail "rmmod simnic"
+kmsg_check
+rm -rf "$W"
