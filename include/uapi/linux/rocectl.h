@@ -278,7 +278,7 @@ enum rocectl_wd_prio_attr {
 	ROCECTL_A_WDP_LAST_STORM_FRAMES, /* u64, pause frames in it (while counted) */
 	ROCECTL_A_WDP_ACTIONS,		/* u64, actions applied */
 	ROCECTL_A_WDP_ACTIONS_FAILED,	/* u64, actions the driver refused */
-	ROCECTL_A_WDP_CONFLICTS,	/* u64, restores left undone: PFC changed by another agent */
+	ROCECTL_A_WDP_CONFLICTS,	/* u64, restores left undone: PFC changed by others */
 	ROCECTL_A_WDP_BACKOFF,		/* u8, restoration time is restore_ms << backoff */
 	ROCECTL_A_WDP_PFC_CLEARED,	/* u8, 1 while the watchdog holds PFC off */
 
