@@ -147,6 +147,7 @@ static void rocectl_wd_detect(struct rocectl_wd *w, int dir, int prio, u64 now)
 	ps->candidate = false;
 	ps->calm = false;
 	ps->detect = now;
+	ps->pause_end = now;
 	ps->storm_frames = ps->ev_frames;
 	ps->storms++;
 	ps->last_detect_real = ktime_get_real_ns();
@@ -200,9 +201,11 @@ static void rocectl_wd_eval(struct rocectl_wd *w, int dir, int prio,
 				     prev->pause_us[dir][prio]) * NSEC_PER_USEC;
 	/* Paused on RX means our TX is stuck, and the other way round. */
 	u64 moved = rocectl_delta(cur->pkts[!dir][prio], prev->pkts[!dir][prio]);
+	u64 prev_pause_ns = ps->prev_pause_ns;
 	bool stormy;
 
 	pause_ns = min(pause_ns, elapsed);
+	ps->prev_pause_ns = pause_ns;
 	if (w->layout.duration)
 		stormy = pause_ns * 2 >= elapsed;
 	else
@@ -210,6 +213,11 @@ static void rocectl_wd_eval(struct rocectl_wd *w, int dir, int prio,
 
 	if (ps->state == ROCECTL_WD_STORM) {
 		ps->storm_frames += frames;
+		/* A poll not paused throughout: the pause ended within it. */
+		if (pause_ns >= elapsed)
+			ps->pause_end = now;
+		else if (pause_ns)
+			ps->pause_end = w->prev_time + pause_ns;
 		if (ps->cleared) {
 			/* Counters silenced by our own action: restore on time. */
 			if (now - ps->action_time >= (u64)(w->restore_ms << ps->backoff) * MS)
@@ -223,8 +231,9 @@ static void rocectl_wd_eval(struct rocectl_wd *w, int dir, int prio,
 			ps->calm = false;
 		} else if (!ps->calm) {
 			ps->calm = true;
-			/* The storm ended when the pause time of this poll did. */
-			ps->calm_start = w->prev_time + (w->layout.duration ? pause_ns : 0);
+			/* The storm ended when the pause time last accrued. */
+			ps->calm_start = w->layout.duration ? max(ps->pause_end, ps->detect) :
+							      w->prev_time;
 		}
 		if (ps->calm && !ps->cleared &&
 		    now - ps->calm_start >= (u64)w->restore_ms * MS)
@@ -247,9 +256,14 @@ static void rocectl_wd_eval(struct rocectl_wd *w, int dir, int prio,
 	}
 	if (!ps->candidate) {
 		ps->candidate = true;
-		/* It began when this poll's pause time did (frames: at its end). */
-		ps->start = w->layout.duration ? now - pause_ns : now;
-		ps->ev_pause_us = 0;
+		/*
+		 * It began when this poll's pause time did, or, if it was paused
+		 * throughout, when the previous poll's did (frames: at its end).
+		 */
+		ps->start = now - pause_ns - (pause_ns >= elapsed ? prev_pause_ns : 0);
+		if (!w->layout.duration)
+			ps->start = now;
+		ps->ev_pause_us = pause_ns >= elapsed ? prev_pause_ns / NSEC_PER_USEC : 0;
 		ps->ev_frames = 0;
 	}
 	ps->ev_pause_us += pause_ns / NSEC_PER_USEC;
@@ -483,7 +497,8 @@ int rocectl_wd_init(void)
 {
 	int err;
 
-	rocectl_wd_wq = alloc_workqueue("rocectl_wd", WQ_UNBOUND | WQ_FREEZABLE, 0);
+	/* High priority: a decision due should not wait behind busy tasks. */
+	rocectl_wd_wq = alloc_workqueue("rocectl_wd", WQ_HIGHPRI | WQ_FREEZABLE, 0);
 	if (!rocectl_wd_wq)
 		return -ENOMEM;
 	err = register_netdevice_notifier(&rocectl_wd_netdev_nb);

@@ -46,6 +46,8 @@ struct rocectl_wd_prio {
 	/* Restoration by counters (when PFC stays on): calm since. */
 	bool calm;
 	u64 calm_start;
+	u64 pause_end;		/* last moment known paused */
+	u64 prev_pause_ns;	/* pause time in the previous poll */
 	/* The storm in progress. */
 	u64 detect;
 	u64 action_time;

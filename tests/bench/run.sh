@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmarks: build, boot the guest, print the tables. Not tests: they
 # measure and compare side by side, they do not pass or fail.
-#   tests/bench/run.sh [qp]
+#   tests/bench/run.sh [qp] [wd]
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -10,8 +10,9 @@ cd "$ROOT"
 make -s module KVER="$KVER" 2>&1 | grep -v BTF || true
 make -s user
 make -s -C tests/tools
+make -s -C "/lib/modules/$KVER/build" M="$ROOT/tests/simnic" modules 2>&1 | grep -v BTF || true
 out=$(mktemp -d)
-for b in ${*:-qp}; do
+for b in ${*:-qp wd}; do
 	echo "== $b benchmark (guest: $(nproc) CPUs under software emulation)"
 	VM_TIMEOUT=1800 tests/qemu/vm.sh "$out" bash "tests/bench/guest-$b-bench.sh" > /dev/null 2>&1 || true
 	cat "$out/job.log"

@@ -1,19 +1,61 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The demo, inside the guest.
+# The demo, inside the guest: soft-RoCE over the simulated DCB NIC, QPs
+# with live counters, then a PFC storm that the watchdog detects, forwards
+# and restores.
 . "$(dirname "$0")/../guest/lib.sh"
+QPT=$ROOT/tests/tools/build/qptraffic
+SIM=/sys/kernel/debug/simnic
 
 say() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+note() { printf '\n\033[1;34m# %s\033[0m\n' "$*"; }
 
-veth_pair 1 2
-modprobe rdma_rxe
+note "two simulated DCB NICs wired to each other, soft-RoCE on each"
+insmod "$ROOT/tests/simnic/simnic.ko"
+echo "sim0 sim1" > $SIM/new_pair
+ip addr add 192.0.2.11/24 dev sim0; ip addr add 192.0.2.12/24 dev sim1
+ip link set sim0 up; ip link set sim1 up
+for i in all default sim0 sim1; do
+	sysctl -qw net.ipv4.conf.$i.rp_filter=0 net.ipv4.conf.$i.accept_local=1
+done
+ip rule add pref 100 iif lo to 192.0.2.12 lookup 100
+ip route add 192.0.2.12 dev sim0 src 192.0.2.11 table 100
+ip rule add pref 101 iif lo to 192.0.2.11 lookup 101
+ip route add 192.0.2.11 dev sim1 src 192.0.2.12 table 101
+ip rule add pref 1000 lookup local
+ip rule del pref 0
+say dcb pfc set dev sim0 prio-pfc 3:on
+say dcb app add dev sim0 dscp-prio 26:3
+dcb pfc set dev sim1 prio-pfc 3:on; dcb app add dev sim1 dscp-prio 26:3
 say insmod "$MODULE"
-say rdma link add rxe0 type rxe netdev veth1
+rxe_add rxe0 sim0; rxe_add rxe1 sim1
 say "$ROCECTL" dev show
-"$ROCECTL" -j monitor > /tmp/events &
-sleep 1
-say rdma link add rxe1 type rxe netdev veth2
-say "$ROCECTL" -p dev show rxe1
+
+note "RDMA traffic on 3 QP pairs (DSCP 26, priority 3); QPs held open"
+gid=$(ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /192.0.2.11/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
+"$QPT" pair -d rxe0 -D rxe1 -g "${gid:-1}" -n 3 -m 300 -s 4096 --tos 104 --hold > /tmp/pair.json &
+busywait 30000 test -s /tmp/pair.json
+say "$ROCECTL" qp show type RC
+say "$ROCECTL" qp stats dev rxe1 type RC sort rx_bytes
+
+note "the watchdog on sim0, priority 3; events in the background"
+"$ROCECTL" monitor watchdog > /tmp/events &
 sleep 0.5
-printf '\n\033[1mevents seen by "rocectl -j monitor":\033[0m\n'
+say "$ROCECTL" watchdog set dev rxe0 prio 3 detect 200 restore 1000 interval 20 action forward
+say "$ROCECTL" watchdog show
+note "a received-pause storm on sim0 priority 3 (the switch keeps pausing us)"
+say sh -c "echo '3 2000' > $SIM/sim0/rx_storm"
+sleep 0.5
+say dcb pfc show dev sim0
+say "$ROCECTL" watchdog stats check
+echo "exit status $? (1: a priority is in storm)"
+note "traffic still moves: priority 3 is lossy while the storm lasts"
+say "$QPT" pair -d rxe0 -D rxe1 -g "${gid:-1}" -n 1 -m 100 -s 4096 --tos 104 -T 10
+say sh -c "echo '3 0' > $SIM/sim0/rx_storm"
+sleep 1.5
+say dcb pfc show dev sim0
+say "$ROCECTL" watchdog stats
+note "what rocectl monitor watchdog printed"
 cat /tmp/events
+kill %1 %2 2>/dev/null
+wait 2>/dev/null

@@ -17,6 +17,14 @@ clean_slate() {
 		ip link del "$v" 2>/dev/null
 	done
 	grep -q '^rdma_rxe ' /proc/modules && rmmod rdma_rxe
+	grep -q '^simnic ' /proc/modules && rmmod simnic
+	# The two-device routing of a scenario (see the test-guest notes).
+	for pref in 100 101 1000; do
+		while ip rule del pref $pref 2>/dev/null; do :; done
+	done
+	ip route flush table 100 2>/dev/null
+	ip route flush table 101 2>/dev/null
+	ip rule show | grep -q '^0:' || ip rule add pref 0 lookup local
 	return 0
 }
 
