@@ -16,8 +16,16 @@ DEFINE_MUTEX(rocectl_devs_lock);
 unsigned int rocectl_devs_gen;
 
 static DEFINE_XARRAY(rocectl_devs);
+/* Soft-RoCE devices by the ifindex of their netdev, for the packet path. */
+static DEFINE_XARRAY(rocectl_netdevs);
 static bool rocectl_unloading;
 static struct ib_client rocectl_ib_client;
+
+/* For the packet path: the caller holds rcu_read_lock(). */
+struct rocectl_dev *rocectl_dev_by_netdev_rcu(int ifindex)
+{
+	return xa_load(&rocectl_netdevs, ifindex);
+}
 
 /* For the QP hooks and the packet path: the caller holds rcu_read_lock(). */
 struct rocectl_dev *rocectl_dev_lookup_rcu(u32 index)
@@ -188,6 +196,16 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 	}
 	/* Published first, so QPs created during the scan are not missed. */
 	rocectl_qps_scan(rdev);
+	if (rdev->counts) {
+		struct rocectl_port_info pi;
+
+		if (!rocectl_port_query(ibdev, 1, &pi) && pi.netdev_ifindex &&
+		    !xa_insert(&rocectl_netdevs, pi.netdev_ifindex, rdev, GFP_KERNEL))
+			rdev->netdev_ifindex = pi.netdev_ifindex;
+		else
+			pr_warn("%s: no netdev found: its packets are not counted\n",
+				rdev->name);
+	}
 	return 0;
 }
 
@@ -200,6 +218,8 @@ static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
 	if (!rocectl_unloading)
 		rocectl_nl_notify_dev(rdev, ROCECTL_CMD_DEV_DEL_NTF, NULL);
 	xa_erase(&rocectl_devs, rdev->index);
+	if (rdev->netdev_ifindex)
+		xa_erase(&rocectl_netdevs, rdev->netdev_ifindex);
 	rocectl_devs_gen++;
 	mutex_unlock(&rocectl_devs_lock);
 	rocectl_qps_drain(rdev);
@@ -242,6 +262,7 @@ void rocectl_devices_exit(void)
 	ib_unregister_client(&rocectl_ib_client);
 	WARN_ON(!xa_empty(&rocectl_devs));
 	xa_destroy(&rocectl_devs);
+	xa_destroy(&rocectl_netdevs);
 	/* Entries and devices are freed by RCU callbacks of this module. */
 	rcu_barrier();
 }

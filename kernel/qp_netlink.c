@@ -150,7 +150,7 @@ int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 	e = rocectl_qp_find_rcu(rdev, nla_get_u32(info->attrs[ROCECTL_A_QP_NUM]));
 	if (e) {
 		rocectl_qp_snapshot(e, &in, stats);
-		counts = e->stats;
+		counts = e->counts;
 	}
 	rcu_read_unlock();
 	if (!e) {
@@ -216,10 +216,10 @@ static int rocectl_nl_dump_dev_qps(struct sk_buff *skb,
 
 	rcu_read_lock();
 	xa_for_each_start(&rdev->qps, *qpn, e, *qpn) {
-		rocectl_qp_snapshot(e, &in, e->stats ? stats : NULL);
+		rocectl_qp_snapshot(e, &in, e->counts ? stats : NULL);
 		if (!rocectl_qp_match(f, &in))
 			continue;
-		err = rocectl_nl_fill_qp(skb, rdev, &in, e->stats ? stats : NULL,
+		err = rocectl_nl_fill_qp(skb, rdev, &in, e->counts ? stats : NULL,
 					 ROCECTL_CMD_QP_GET,
 					 NETLINK_CB(cb->skb).portid,
 					 cb->nlh->nlmsg_seq, NLM_F_MULTI, cb,

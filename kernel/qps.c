@@ -33,7 +33,6 @@ static void rocectl_qp_free(struct rocectl_qp *e)
 static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, gfp_t gfp)
 {
 	struct rocectl_qp *e;
-	int cpu;
 
 	e = kzalloc(sizeof(*e), gfp);
 	if (!e)
@@ -41,16 +40,32 @@ static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, gfp_t gfp)
 	spin_lock_init(&e->lock);
 	e->id = atomic64_inc_return(&rocectl_qp_ids);
 	e->cong_next = jiffies;
-	if (rdev->counts) {
-		e->stats = alloc_percpu_gfp(struct rocectl_qp_pcpu, gfp);
-		if (!e->stats) {
-			kfree(e);
-			return NULL;
-		}
-		for_each_possible_cpu(cpu)
-			u64_stats_init(&per_cpu_ptr(e->stats, cpu)->syncp);
-	}
+	e->counts = rdev->counts;
 	return e;
+}
+
+/*
+ * The packet path's first packet of a QP allocates its per-CPU counters;
+ * two CPUs racing for it keep one allocation. False: no memory, the
+ * packet goes uncounted.
+ */
+bool rocectl_qp_stats_ready(struct rocectl_qp *e)
+{
+	struct rocectl_qp_pcpu __percpu *pc;
+	int cpu;
+
+	if (likely(READ_ONCE(e->stats)))
+		return true;
+	pc = alloc_percpu_gfp(struct rocectl_qp_pcpu, GFP_ATOMIC);
+	if (!pc) {
+		pr_warn_ratelimited("QP %u: no memory for counters\n", e->info.qpn);
+		return false;
+	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(pc, cpu)->syncp);
+	if (cmpxchg(&e->stats, NULL, pc))
+		free_percpu(pc);
+	return true;
 }
 
 struct rocectl_qp *rocectl_qp_find_rcu(struct rocectl_dev *rdev, u32 qpn)
@@ -69,6 +84,18 @@ void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n)
 	u64_stats_update_end_irqrestore(&pc->syncp, flags);
 }
 
+/* A packet and its bytes in one update: the common case of the packet path. */
+void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len)
+{
+	struct rocectl_qp_pcpu *pc = this_cpu_ptr(e->stats);
+	unsigned long flags;
+
+	flags = u64_stats_update_begin_irqsave(&pc->syncp);
+	u64_stats_inc(&pc->c[pkts]);
+	u64_stats_add(&pc->c[bytes], len);
+	u64_stats_update_end_irqrestore(&pc->syncp, flags);
+}
+
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 			 u64 *stats)
 {
@@ -84,10 +111,10 @@ void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 	if (!stats)
 		return;
 	memset(stats, 0, sizeof(u64) * ROCECTL_QP_NSTATS);
-	if (!e->stats)
+	if (!READ_ONCE(e->stats))
 		return;
 	for_each_possible_cpu(cpu) {
-		pc = per_cpu_ptr(e->stats, cpu);
+		pc = per_cpu_ptr(READ_ONCE(e->stats), cpu);
 		do {
 			start = u64_stats_fetch_begin(&pc->syncp);
 			for (i = 0; i < ROCECTL_QP_NSTATS; i++)
@@ -197,7 +224,6 @@ void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan)
 	}
 	rocectl_qp_fill_created(e, qp, kern_name);
 	if (!rocectl_qp_insert(rdev, e, !scan)) {
-		free_percpu(e->stats);
 		kfree(e);
 		goto out;
 	}
@@ -318,7 +344,7 @@ void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 	rocectl_qp_snapshot(e, &info, stats);
 	lifetime = ktime_get_real_ns() - info.create_time;
 	trace_qp_destroy(rdev->name, &info, stats, lifetime);
-	rocectl_nl_notify_qp(rdev, &info, e->stats ? stats : NULL,
+	rocectl_nl_notify_qp(rdev, &info, e->counts ? stats : NULL,
 			     ROCECTL_CMD_QP_DESTROY_NTF, -1, lifetime);
 	rocectl_qp_free(e);
 out:

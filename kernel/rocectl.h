@@ -29,6 +29,7 @@ struct rocectl_dev {
 	bool dead;
 	/* The module computes per-QP packet counters on this device. */
 	bool counts;
+	int netdev_ifindex;	/* soft-RoCE: the netdev its packets use */
 	struct rcu_head rcu;
 };
 
@@ -83,7 +84,9 @@ struct rocectl_qp {
 	/* Identity only, never dereferenced: tells QPs that reuse a QPN apart. */
 	const struct ib_qp *ibqp;
 	u64 id;
-	struct rocectl_qp_pcpu __percpu *stats;	/* NULL: the module counts nothing */
+	/* Allocated at the first packet: idle QPs cost no per-CPU memory. */
+	struct rocectl_qp_pcpu __percpu *stats;
+	bool counts;			/* the module counts this QP's packets */
 	/* Packet path PSN state (each direction is serialized by the driver). */
 	u32 tx_next_psn;
 	u32 rx_next_psn;
@@ -121,6 +124,7 @@ const char *rocectl_dev_driver_name(const struct rocectl_dev *rdev);
 int rocectl_port_query(struct ib_device *ibdev, u32 port,
 		       struct rocectl_port_info *pi);
 struct rocectl_dev *rocectl_dev_lookup_rcu(u32 index);
+struct rocectl_dev *rocectl_dev_by_netdev_rcu(int ifindex);
 
 /* qps.c: the QP table of each device. */
 extern atomic_t rocectl_qps_gen;
@@ -134,7 +138,9 @@ void rocectl_qps_scan(struct rocectl_dev *rdev);
 void rocectl_qps_drain(struct rocectl_dev *rdev);
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 			 u64 *stats);
+bool rocectl_qp_stats_ready(struct rocectl_qp *e);
 void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n);
+void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len);
 void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
 			   enum rocectl_cong kind);
 

@@ -58,8 +58,8 @@ static void rocectl_rx_psn(struct rocectl_dev *rdev, struct rocectl_qp *e,
 static void rocectl_account_rx(struct rocectl_dev *rdev, struct rocectl_qp *e,
 			       const struct rocectl_bth *b, bool ce)
 {
-	rocectl_count(e, ROCECTL_A_QP_STAT_RX_PACKETS, 1);
-	rocectl_count(e, ROCECTL_A_QP_STAT_RX_BYTES, b->payload);
+	rocectl_qp_count_pkt(e, ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_PACKETS),
+			     ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_BYTES), b->payload);
 	if (ce) {
 		rocectl_count(e, ROCECTL_A_QP_STAT_RX_ECN_CE, 1);
 		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_CE);
@@ -94,8 +94,8 @@ static void rocectl_account_tx(struct rocectl_dev *rdev, struct rocectl_qp *e,
 {
 	u32 next;
 
-	rocectl_count(e, ROCECTL_A_QP_STAT_TX_PACKETS, 1);
-	rocectl_count(e, ROCECTL_A_QP_STAT_TX_BYTES, b->payload);
+	rocectl_qp_count_pkt(e, ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_PACKETS),
+			     ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_BYTES), b->payload);
 	switch (b->kind) {
 	case ROCECTL_PKT_CNP:
 		rocectl_count(e, ROCECTL_A_QP_STAT_TX_CNP, 1);
@@ -127,7 +127,6 @@ static void rocectl_account_tx(struct rocectl_dev *rdev, struct rocectl_qp *e,
 static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct sk_buff *skb = (struct sk_buff *)regs_get_kernel_argument(regs, 0);
-	struct ib_device *ibdev;
 	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 	struct rocectl_bth b;
@@ -137,16 +136,13 @@ static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 	    !rocectl_bth_parse(skb->data, skb->len, &b))
 		return 0;
 
-	ibdev = ib_device_get_by_netdev(skb->dev, RDMA_DRIVER_RXE);
-	if (!ibdev)
-		return 0;
+	/* Our own map from netdev to device: no reference taken per packet. */
 	rcu_read_lock();
-	rdev = rocectl_dev_lookup_rcu(ibdev->index);
+	rdev = rocectl_dev_by_netdev_rcu(skb->dev->ifindex);
 	e = rdev ? rocectl_qp_find_rcu(rdev, b.qpn) : NULL;
-	if (e && e->stats)
+	if (e && e->counts && rocectl_qp_stats_ready(e))
 		rocectl_account_rx(rdev, e, &b, rocectl_skb_ce(skb));
 	rcu_read_unlock();
-	ib_device_put(ibdev);
 	return 0;
 }
 
@@ -179,7 +175,7 @@ static int rocectl_rxe_xmit(struct kprobe *kp, struct pt_regs *regs)
 	rcu_read_lock();
 	rdev = rocectl_dev_lookup_rcu(qp->device->index);
 	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
-	if (e && e->ibqp == qp && e->stats)
+	if (e && e->ibqp == qp && e->counts && rocectl_qp_stats_ready(e))
 		rocectl_account_tx(rdev, e, &b);
 	rcu_read_unlock();
 	return 0;

@@ -207,15 +207,19 @@ static int dev_help(struct rocectl *rc)
 {
 	(void)rc;
 	printf("Usage: rocectl dev show [ DEV ]\n"
+	       "       rocectl dev stats [ DEV ]\n"
 	       "       rocectl dev help\n"
 	       "Lists the RDMA devices and, per port, state, link layer, RoCE\n"
-	       "versions, MTU and the netdev behind it. -d adds details.\n");
+	       "versions, MTU and the netdev behind it. -d adds details.\n"
+	       "stats: port counters from the driver and the sum of the module's\n"
+	       "per-QP counters, each labelled with its scope and source.\n");
 	return EXIT_OK;
 }
 
 static const struct cmd dev_cmds[] = {
 	{ "show", dev_show },
 	{ "list", dev_show },
+	{ "stats", dev_stats },
 	{ "help", dev_help },
 	{ NULL, NULL },
 };

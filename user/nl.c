@@ -12,6 +12,7 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/rocectl.h>
+#include <rdma/rdma_netlink.h>
 
 #include "nl.h"
 #include "output.h"
@@ -422,6 +423,36 @@ int nl_open(struct nl *nl, bool quiet)
 		return EXIT_FAILED;
 	}
 	return EXIT_OK;
+}
+
+int nl_open_rdma(struct nl *nl)
+{
+	int one = 1;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->buf = malloc(2 * NL_BUF_SIZE);
+	nl->sock = nl->buf ? mnl_socket_open(NETLINK_RDMA) : NULL;
+	if (!nl->sock || mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		fprintf(stderr, "Error: cannot open an RDMA netlink socket: %s.\n",
+			strerror(errno));
+		nl_close(nl);
+		return EXIT_FAILED;
+	}
+	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
+	nl->portid = mnl_socket_get_portid(nl->sock);
+	nl->seq = time(NULL);
+	return EXIT_OK;
+}
+
+struct nlmsghdr *nl_request_rdma(struct nl *nl, uint16_t op, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, op);
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	return nlh;
 }
 
 void nl_close(struct nl *nl)

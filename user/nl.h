@@ -42,6 +42,10 @@ int nl_run(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data, void (*restart)(void *data));
 
+/* A socket for the RDMA core's own netlink (NETLINK_RDMA), as rdma(8) uses. */
+int nl_open_rdma(struct nl *nl);
+struct nlmsghdr *nl_request_rdma(struct nl *nl, uint16_t op, uint16_t flags);
+
 /* Join the events group; then nl_listen() feeds notifications to cb. */
 int nl_subscribe(struct nl *nl);
 int nl_listen(struct nl *nl, mnl_cb_t cb, void *data);

@@ -30,6 +30,7 @@ int cmd_dev(struct rocectl *rc);
 int cmd_monitor(struct rocectl *rc);
 int cmd_qp(struct rocectl *rc);
 int cmd_watchdog(struct rocectl *rc);
+int dev_stats(struct rocectl *rc);
 
 /* Open the netlink socket on first use; prints the error and returns an exit code. */
 int rocectl_connect(struct rocectl *rc);

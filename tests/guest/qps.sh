@@ -164,6 +164,22 @@ check_match "$out" "^4,,rocectl:qp_create" "perf stat qp_create: $out"
 check_match "$out" "^4,,rocectl:qp_destroy" "perf stat qp_destroy"
 log_test "tracepoints: qp_create, qp_modify, qp_destroy fields in ftrace; perf stat counts them"
 
+# --- device-scope counters, labelled ------------------------------------------------
+hold_pair -d rxe0 -g 1 -n 2 -m 40 -s 2000
+rc -j dev stats rxe0 > "$W/ds.json" || fail "dev stats"
+rdma -j statistic show link rxe0/1 > "$W/rs.json"
+rc -j qp stats dev rxe0 > "$W/qs.json"
+release_hold
+check_eq "$(jq -c '[.[] | [.scope, .source]]' "$W/ds.json")" '[["port","driver"],["qps","module"]]' "scopes and sources"
+check_eq "$(jq -c '.[0].counters | [.sent_pkts, .rcvd_pkts]' "$W/ds.json")" \
+	"$(jq -c '.[0] | [.sent_pkts, .rcvd_pkts]' "$W/rs.json")" "port counters as rdma statistic shows them"
+check_eq "$(jq -c '.[1].counters | [.tx_packets, .rx_bytes]' "$W/ds.json")" \
+	"$(jq -c '[map(.counters.tx_packets // 0) | add, map(.counters.rx_bytes // 0) | add]' "$W/qs.json")" "sum of the QPs' counters"
+check_eq "$(rc qp stats dev rxe0 | grep -c sent_pkts)" 0 "no port counter under a QP"
+out=$(rc dev stats nosuch 2>&1); code=$?
+check_eq "$code" 4 "dev stats of an unknown device"
+log_test "dev stats: port counters (driver) and the QPs' sum (module), each labelled with scope and source"
+
 # --- bad input -------------------------------------------------------------------
 out=$(rc qp show dev nosuch 2>&1); code=$?
 check_eq "$code" 4 "unknown device"; check_match "$out" "no RDMA device has this name" "unknown device message"

@@ -77,6 +77,9 @@ storm sim0 3 0
 wait_events sim0 restore 3 5000 $((n + 1)) || fail "alert: no restore"
 rc watchdog stats check > /dev/null; check_eq "$?" 0 "stats check after it"
 rc watchdog del dev sim2
+TR=/sys/kernel/tracing
+echo > $TR/trace
+for e in pfc_storm_detect pfc_storm_restore pfc_wd_action; do echo 1 > $TR/events/rocectl/$e/enable; done
 rc watchdog set dev sim0 action forward
 n3=$(events sim0 action 3); n4=$(events sim0 action 4)
 storm sim0 3 1000; storm sim0 4 1000
@@ -86,10 +89,15 @@ check_eq "$(pfc sim0)" "[]" "both stormed priorities cleared"
 check_eq "$(pfc sim2)" "[3]" "the other netdev untouched"
 storm sim0 3 0; storm sim0 4 0
 busywait 8000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "PFC not set back: $(pfc sim0)"
+for e in pfc_storm_detect pfc_storm_restore pfc_wd_action; do echo 0 > $TR/events/rocectl/$e/enable; done
+trace=$(cat $TR/trace)
+check_match "$trace" "pfc_storm_detect: netdev=sim0 prio=3 dir=0 window_us=[0-9]+ pause_us=[0-9]+ frames=[1-9]" "detect tracepoint"
+check_match "$trace" "pfc_wd_action: netdev=sim0 prio=4 dir=0 action=1 err=0" "action tracepoint"
+check_match "$trace" "pfc_storm_restore: netdev=sim0 prio=3 dir=0 storm_ms=[0-9]+ conflict=0" "restore tracepoint"
 rc -j watchdog stats dev sim0 > "$W/st.json"
 check_eq "$(jq -c '[.[0].prios[] | [.prio, .storms, .restores, .actions, .pfc_cleared]]' "$W/st.json")" \
 	"[[3,2,2,1,false],[4,1,1,1,false]]" "statistics"
-log_test "alert leaves PFC untouched; forward clears exactly the stormed priorities and sets them back; two at once"
+log_test "alert leaves PFC untouched; forward clears exactly the stormed priorities and sets them back; two at once; tracepoints"
 
 # --- RDMA traffic over the simulated NIC ---------------------------------------------
 for i in all default sim0 sim1; do

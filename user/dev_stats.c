@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocectl dev stats: counters whose scope is a port or a device, each
+ * labelled with its scope and its source -- the driver's port counters
+ * (read over the RDMA core's netlink, as rdma statistic show does) and the
+ * sum of the module's per-QP counters. Never shown under a QP.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+#include <rdma/rdma_netlink.h>
+
+#include "attrs.h"
+#include "output.h"
+#include "rocectl.h"
+#include "utils.h"
+
+#define STAT_FIRST ROCECTL_A_QP_STAT_TX_PACKETS
+#define NSTATS (ROCECTL_A_QP_STAT_MAX - STAT_FIRST + 1)
+
+struct stats_dev {
+	uint32_t index, ports;
+	char name[ROCECTL_DEV_NAME_MAX + 1];
+	char driver[64];
+};
+
+struct stats_devs {
+	struct stats_dev *dev;
+	size_t n, cap;
+	const char *only;
+};
+
+static int devs_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	struct stats_devs *devs = data;
+	struct stats_dev *d;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_DEV_INDEX] || !tb[ROCECTL_A_DEV_NAME])
+		return MNL_CB_OK;
+	if (devs->n == devs->cap) {
+		size_t cap = devs->cap ? 2 * devs->cap : 8;
+		struct stats_dev *grown = realloc(devs->dev, cap * sizeof(*grown));
+
+		if (!grown)
+			return MNL_CB_ERROR;
+		devs->dev = grown;
+		devs->cap = cap;
+	}
+	d = &devs->dev[devs->n++];
+	memset(d, 0, sizeof(*d));
+	d->index = mnl_attr_get_u32(tb[ROCECTL_A_DEV_INDEX]);
+	snprintf(d->name, sizeof(d->name), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+	if (tb[ROCECTL_A_DEV_DRIVER_NAME])
+		snprintf(d->driver, sizeof(d->driver), "%s",
+			 mnl_attr_get_str(tb[ROCECTL_A_DEV_DRIVER_NAME]));
+	if (tb[ROCECTL_A_DEV_NUM_PORTS])
+		d->ports = mnl_attr_get_u32(tb[ROCECTL_A_DEV_NUM_PORTS]);
+	return MNL_CB_OK;
+}
+
+static void devs_restart(void *data)
+{
+	((struct stats_devs *)data)->n = 0;
+}
+
+/* One port's driver counters: the hwcounters table of STAT_GET. */
+static int port_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a, *table = NULL, *e;
+	const struct stats_dev *d = data;
+	uint32_t port = 0;
+
+	mnl_attr_for_each(a, nlh, 0) {
+		if (mnl_attr_get_type(a) == RDMA_NLDEV_ATTR_STAT_HWCOUNTERS &&
+		    mnl_attr_validate(a, MNL_TYPE_NESTED) == 0)
+			table = a;
+		else if (mnl_attr_get_type(a) == RDMA_NLDEV_ATTR_PORT_INDEX &&
+			 mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+			port = mnl_attr_get_u32(a);
+	}
+	out_open_object(NULL);
+	out_str("ifname", "%s", d->name);
+	out_uint("port", "/%" PRIu64 ": ", port);
+	out_str("scope", "scope %s ", "port");
+	out_str("source", "source driver ", "driver");
+	out_str("driver", "(%s)", d->driver);
+	out_open_object("counters");
+	out_text("\n    ");
+	if (table) {
+		mnl_attr_for_each_nested(e, table) {
+			const struct nlattr *f, *name = NULL, *value = NULL;
+
+			mnl_attr_for_each_nested(f, e) {
+				if (mnl_attr_get_type(f) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME &&
+				    mnl_attr_validate(f, MNL_TYPE_NUL_STRING) == 0)
+					name = f;
+				else if (mnl_attr_get_type(f) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE &&
+					 mnl_attr_validate(f, MNL_TYPE_U64) == 0)
+					value = f;
+			}
+			if (!name || !value)
+				continue;
+			out_uint(mnl_attr_get_str(name), NULL, mnl_attr_get_u64(value));
+			out_text("%s %" PRIu64 " ", mnl_attr_get_str(name), mnl_attr_get_u64(value));
+		}
+	}
+	out_close_object();
+	out_close_object();
+	out_nl();
+	return MNL_CB_OK;
+}
+
+struct qp_sum {
+	uint64_t v[NSTATS];
+	unsigned int qps, counted;
+};
+
+static int sum_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1], *st[ROCECTL_A_QP_STAT_MAX + 1];
+	struct qp_sum *sum = data;
+	int i;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM])
+		return MNL_CB_OK;
+	sum->qps++;
+	if (!tb[ROCECTL_A_QP_STATS] || attrs_parse_qp_stats(tb[ROCECTL_A_QP_STATS], st) < 0)
+		return MNL_CB_OK;
+	sum->counted++;
+	for (i = 0; i < NSTATS; i++)
+		if (st[STAT_FIRST + i])
+			sum->v[i] += mnl_attr_get_u64(st[STAT_FIRST + i]);
+	return MNL_CB_OK;
+}
+
+static void sum_restart(void *data)
+{
+	memset(data, 0, sizeof(struct qp_sum));
+}
+
+static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
+{
+	static const char *const names[NSTATS] = {
+		"tx_packets", "tx_bytes", "rx_packets", "rx_bytes", "rx_ecn_ce",
+		"rx_cnp", "tx_cnp", "rx_becn", "rx_nak_seq", "tx_nak_seq",
+		"rx_rnr_nak", "tx_rnr_nak", "tx_retrans", "rx_dup", "rx_out_of_seq",
+	};
+	struct nlmsghdr *nlh;
+	struct qp_sum sum = { .qps = 0 };
+	int err, i;
+
+	nlh = nl_request(&rc->nl, ROCECTL_CMD_QP_GET, NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, ROCECTL_A_DEV_INDEX, d->index);
+	err = nl_run_restart(&rc->nl, nlh, sum_cb, &sum, sum_restart);
+	if (err || !sum.counted)
+		return err;	/* the module counts nothing on this device */
+	out_open_object(NULL);
+	out_str("ifname", "%s: ", d->name);
+	out_str("scope", "scope %s ", "qps");
+	out_str("source", "source module ", "module");
+	out_uint("qps", "(sum over %" PRIu64 " QPs)", sum.counted);
+	out_open_object("counters");
+	out_text("\n    ");
+	for (i = 0; i < NSTATS; i++) {
+		out_uint(names[i], NULL, sum.v[i]);
+		out_text("%s %" PRIu64 " ", names[i], sum.v[i]);
+	}
+	out_close_object();
+	out_close_object();
+	out_nl();
+	return EXIT_OK;
+}
+
+int dev_stats(struct rocectl *rc)
+{
+	struct stats_devs devs = { .only = arg_next(rc) };
+	struct nlmsghdr *nlh;
+	struct nl rdma;
+	int err;
+	size_t i;
+	uint32_t port;
+
+	if (devs.only && strlen(devs.only) > ROCECTL_DEV_NAME_MAX) {
+		fprintf(stderr, "Error: device name too long: at most %d characters.\n",
+			ROCECTL_DEV_NAME_MAX);
+		return EXIT_USAGE;
+	}
+	err = args_done(rc);
+	if (!err)
+		err = rocectl_connect(rc);
+	if (err)
+		return err;
+	/* The devices (one by name: the module's error if it has none). */
+	nlh = nl_request(&rc->nl, ROCECTL_CMD_DEV_GET, devs.only ? 0 : NLM_F_DUMP);
+	if (devs.only)
+		mnl_attr_put_strz(nlh, ROCECTL_A_DEV_NAME, devs.only);
+	err = nl_run_restart(&rc->nl, nlh, devs_cb, &devs, devs_restart);
+	if (!err)
+		err = nl_open_rdma(&rdma);
+	if (err) {
+		free(devs.dev);
+		return err;
+	}
+	out_begin_list();
+	for (i = 0; !err && i < devs.n; i++) {
+		for (port = 1; !err && port <= devs.dev[i].ports; port++) {
+			nlh = nl_request_rdma(&rdma, RDMA_NLDEV_CMD_STAT_GET, 0);
+			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, devs.dev[i].index);
+			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+			err = nl_run(&rdma, nlh, port_cb, &devs.dev[i]);
+		}
+		if (!err)
+			err = print_qp_sum(rc, &devs.dev[i]);
+	}
+	out_end_list();
+	nl_close(&rdma);
+	free(devs.dev);
+	return err;
+}
