@@ -33,13 +33,13 @@ say "$ROCECTL" dev show
 
 note "RDMA traffic on 3 QP pairs (DSCP 26, priority 3); QPs held open"
 gid=$(ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /192.0.2.11/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
-"$QPT" pair -d rxe0 -D rxe1 -g "${gid:-1}" -n 3 -m 300 -s 4096 --tos 104 --hold > /tmp/pair.json &
-busywait 30000 test -s /tmp/pair.json
+"$QPT" pair -d rxe0 -D rxe1 -g "${gid:-1}" -n 3 -m 300 -s 4096 --tos 104 --hold > $TMPDIR/pair.json &
+busywait 30000 test -s $TMPDIR/pair.json
 say "$ROCECTL" qp show type RC
 say "$ROCECTL" qp stats dev rxe1 type RC sort rx_bytes
 
 note "the watchdog on sim0, priority 3; events in the background"
-"$ROCECTL" monitor watchdog > /tmp/events &
+"$ROCECTL" monitor watchdog > $TMPDIR/events &
 sleep 0.5
 say "$ROCECTL" watchdog set dev rxe0 prio 3 detect 200 restore 1000 interval 20 action forward
 say "$ROCECTL" watchdog show
@@ -56,6 +56,6 @@ sleep 1.5
 say dcb pfc show dev sim0
 say "$ROCECTL" watchdog stats
 note "what rocectl monitor watchdog printed"
-cat /tmp/events
+cat $TMPDIR/events
 kill %1 %2 2>/dev/null
 wait 2>/dev/null

@@ -7,7 +7,7 @@ export ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ROCECTL=$ROOT/user/rocectl
 MODULE=$ROOT/rocectl.ko
 NLRAW="python3 $ROOT/tests/tools/nlraw.py"
-RESULTS=${RESULTS:-${ROCECTL_OUT:-/tmp}/results.tap}
+RESULTS=${RESULTS:-${ROCECTL_OUT:-${TMPDIR:-/tmp}}/results.tap}
 SCENARIO=${SCENARIO:-$(basename "$0" .sh)}
 # Every command that could hang is bounded by this many seconds.
 T=${T:-20}

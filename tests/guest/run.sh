@@ -3,7 +3,7 @@
 # Runs in the guest: every scenario in turn, each bounded in time and
 # started from a clean slate, results appended to $RESULTS.
 here=$(cd "$(dirname "$0")" && pwd)
-export RESULTS=${ROCECTL_OUT:-/tmp}/results.tap
+export RESULTS=${ROCECTL_OUT:-${TMPDIR:-/tmp}}/results.tap
 : > "$RESULTS"
 
 SCENARIOS=${SCENARIOS:-"devices qps qp_stress watchdog simnic qptraffic"}
