@@ -15,15 +15,7 @@ insmod "$ROOT/tests/simnic/simnic.ko"
 echo "sim0 sim1" > $SIM/new_pair
 ip addr add 192.0.2.11/24 dev sim0; ip addr add 192.0.2.12/24 dev sim1
 ip link set sim0 up; ip link set sim1 up
-for i in all default sim0 sim1; do
-	sysctl -qw net.ipv4.conf.$i.rp_filter=0 net.ipv4.conf.$i.accept_local=1
-done
-ip rule add pref 100 iif lo to 192.0.2.12 lookup 100
-ip route add 192.0.2.12 dev sim0 src 192.0.2.11 table 100
-ip rule add pref 101 iif lo to 192.0.2.11 lookup 101
-ip route add 192.0.2.11 dev sim1 src 192.0.2.12 table 101
-ip rule add pref 1000 lookup local
-ip rule del pref 0
+two_hosts sim0 192.0.2.11 sim1 192.0.2.12
 say dcb pfc set dev sim0 prio-pfc 3:on
 say dcb app add dev sim0 dscp-prio 26:3
 dcb pfc set dev sim1 prio-pfc 3:on; dcb app add dev sim1 dscp-prio 26:3

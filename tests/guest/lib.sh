@@ -120,3 +120,20 @@ json() {
 
 # Background helpers (monitors, traffic) never outlive their scenario.
 trap 'kill $(jobs -p) 2>/dev/null' EXIT
+
+# two_hosts DEV_A IP_A DEV_B IP_B: make traffic between two local addresses
+# cross the wire from DEV_A to DEV_B and back, not lo (see the test-guest
+# notes): policy routes per destination, the local table moved behind them.
+# The addresses must already be on the devices.
+two_hosts() {
+	local i
+	for i in all default "$1" "$3"; do
+		sysctl -qw net.ipv4.conf.$i.rp_filter=0 net.ipv4.conf.$i.accept_local=1
+	done
+	ip rule add pref 100 iif lo to "$4" lookup 100
+	ip route add "$4" dev "$1" src "$2" table 100
+	ip rule add pref 101 iif lo to "$2" lookup 101
+	ip route add "$2" dev "$3" src "$4" table 101
+	ip rule add pref 1000 lookup local
+	ip rule del pref 0
+}

@@ -12,15 +12,7 @@ kmsg_mark
 modprobe rdma_rxe
 veth_pair 1 2
 # Two rxe devices whose traffic really crosses the veth (see test-guest notes).
-for i in all default veth1 veth2; do
-	sysctl -qw net.ipv4.conf.$i.rp_filter=0 net.ipv4.conf.$i.accept_local=1
-done
-ip rule add pref 100 iif lo to 192.0.2.2 lookup 100
-ip route add 192.0.2.2 dev veth1 src 192.0.2.1 table 100
-ip rule add pref 101 iif lo to 192.0.2.1 lookup 101
-ip route add 192.0.2.1 dev veth2 src 192.0.2.2 table 101
-ip rule add pref 1000 lookup local
-ip rule del pref 0
+two_hosts veth1 192.0.2.1 veth2 192.0.2.2
 rxe_add rxe0 veth1 || fail "rxe0"
 rxe_add rxe1 veth2 || fail "rxe1"
 module_load || fail "load"

@@ -174,7 +174,7 @@ check_eq "$(jq -c '[.[] | [.scope, .source]]' "$W/ds.json")" '[["port","driver"]
 check_eq "$(jq -c '.[0].counters | [.sent_pkts, .rcvd_pkts]' "$W/ds.json")" \
 	"$(jq -c '.[0] | [.sent_pkts, .rcvd_pkts]' "$W/rs.json")" "port counters as rdma statistic shows them"
 check_eq "$(jq -c '.[1].counters | [.tx_packets, .rx_bytes]' "$W/ds.json")" \
-	"$(jq -c '[map(.counters.tx_packets // 0) | add, map(.counters.rx_bytes // 0) | add]' "$W/qs.json")" "sum of the QPs' counters"
+	"$(jq -c '[(map(.counters.tx_packets // 0) | add), (map(.counters.rx_bytes // 0) | add)]' "$W/qs.json")" "sum of the QPs' counters"
 check_eq "$(rc qp stats dev rxe0 | grep -c sent_pkts)" 0 "no port counter under a QP"
 out=$(rc dev stats nosuch 2>&1); code=$?
 check_eq "$code" 4 "dev stats of an unknown device"

@@ -148,19 +148,10 @@ nsim() {
 
 # The veth recipe: simA 192.0.2.1 and simB 192.0.2.2 reach each other
 # through the pair, not through lo.
-two_hosts() {
-	local i
+sim_two_hosts() {
 	ip addr add 192.0.2.1/24 dev simA && ip addr add 192.0.2.2/24 dev simB || return 1
 	ip link set simA up && ip link set simB up || return 1
-	for i in all default simA simB; do
-		sysctl -qw net.ipv4.conf.$i.rp_filter=0 net.ipv4.conf.$i.accept_local=1
-	done
-	ip rule add pref 100 iif lo to 192.0.2.2 lookup 100
-	ip route add 192.0.2.2 dev simA src 192.0.2.1 table 100
-	ip rule add pref 101 iif lo to 192.0.2.1 lookup 101
-	ip route add 192.0.2.1 dev simB src 192.0.2.2 table 101
-	ip rule add pref 1000 lookup local
-	ip rule del pref 0
+	two_hosts simA 192.0.2.1 simB 192.0.2.2
 	busywait 5000 grep -q 1 /sys/class/net/simA/carrier
 }
 
@@ -285,7 +276,7 @@ fi
 log_test "ethtool stats: mlx5e names, same counters as dcb (kernel path via SIOCETHTOOL)"
 
 # --- held frames ------------------------------------------------------------------------
-two_hosts || fail "addresses and routes"
+sim_two_hosts || fail "addresses and routes"
 $H udp 0x68 3 1 9001 >/dev/null || fail "DSCP 26 datagram before any storm"
 $H udp 0 3 1 9002 >/dev/null || fail "DSCP 0 datagram"
 [ "$(st simA 3 tx_packets)" -ge 1 ] || fail "DSCP 26 not counted on prio 3"

@@ -100,16 +100,8 @@ check_eq "$(jq -c '[.[0].prios[] | [.prio, .storms, .restores, .actions, .pfc_cl
 log_test "alert leaves PFC untouched; forward clears exactly the stormed priorities and sets them back; two at once; tracepoints"
 
 # --- RDMA traffic over the simulated NIC ---------------------------------------------
-for i in all default sim0 sim1; do
-	sysctl -qw net.ipv4.conf.$i.rp_filter=0 net.ipv4.conf.$i.accept_local=1
-done
 ip addr add 192.0.2.11/24 dev sim0; ip addr add 192.0.2.12/24 dev sim1
-ip rule add pref 100 iif lo to 192.0.2.12 lookup 100
-ip route add 192.0.2.12 dev sim0 src 192.0.2.11 table 100
-ip rule add pref 101 iif lo to 192.0.2.11 lookup 101
-ip route add 192.0.2.11 dev sim1 src 192.0.2.12 table 101
-ip rule add pref 1000 lookup local
-ip rule del pref 0
+two_hosts sim0 192.0.2.11 sim1 192.0.2.12
 rxe_add rxe0 sim0 && rxe_add rxe1 sim1 || fail "rxe over simnic"
 # RoCE with DSCP 26 is priority 3, as with a NIC trusting DSCP.
 dcb app add dev sim0 dscp-prio 26:3
