@@ -200,6 +200,22 @@ static mnl_cb_t nl_ctl_cbs[NLMSG_MIN_TYPE] = {
 	[NLMSG_DONE] = nl_cb_done,
 };
 
+/*
+ * libmnl stops at the first message flagged NLM_F_DUMP_INTR; we want the
+ * whole dump and to decide ourselves: note the flag and clear it.
+ */
+static void nl_note_interrupted(struct nl *nl, int len)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)nl->buf;
+
+	for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
+			nlh->nlmsg_flags &= ~NLM_F_DUMP_INTR;
+			nl->interrupted = true;
+		}
+	}
+}
+
 /* Send a request and process replies until ack, DONE or error: 0 or -errno. */
 static int nl_exchange(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		       void *data, struct nl_error *e)
@@ -209,6 +225,7 @@ static int nl_exchange(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 
 	memset(e, 0, sizeof(*e));
 	nl->req = nlh;
+	nl->interrupted = false;
 	if (mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) < 0) {
 		e->err = errno;
 		return -e->err;
@@ -225,6 +242,7 @@ static int nl_exchange(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 			e->err = errno;
 			break;
 		}
+		nl_note_interrupted(nl, ret);
 		ret = mnl_cb_run2(nl->buf, ret, nlh->nlmsg_seq, nl->portid,
 				  nl_cb_data, &ctx, nl_ctl_cbs, NLMSG_MIN_TYPE);
 		if (ret < 0 && !e->err)
@@ -282,7 +300,7 @@ struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags)
 	return nlh;
 }
 
-#define NL_DUMP_TRIES 20
+#define NL_DUMP_TRIES 5
 
 int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data, void (*restart)(void *data))
@@ -296,8 +314,7 @@ int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		if (dump)
 			out_capture_begin();
 		err = nl_exchange(nl, nlh, cb, data, &e);
-		/* libmnl reports NLM_F_DUMP_INTR as EINTR. */
-		if (!dump || err != -EINTR || tries == NL_DUMP_TRIES) {
+		if (!dump || err || !nl->interrupted || tries == NL_DUMP_TRIES) {
 			out_capture_end(true);
 			break;
 		}
@@ -307,12 +324,12 @@ int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		nlh = memcpy(nl->buf, req, ((struct nlmsghdr *)req)->nlmsg_len);
 		nlh->nlmsg_seq = ++nl->seq;
 	}
-	if (err == -EINTR && dump) {
-		fprintf(stderr, "Error: the objects kept changing during %d dumps in a row; try again.\n",
+	if (err < 0)
+		return nl_report(&e);
+	if (dump && nl->interrupted)
+		fprintf(stderr, "Warning: the objects changed during each of %d dumps; this one may be inconsistent.\n",
 			NL_DUMP_TRIES);
-		return EXIT_FAILED;
-	}
-	return err < 0 ? nl_report(&e) : EXIT_OK;
+	return EXIT_OK;
 }
 
 int nl_run(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)

@@ -19,6 +19,7 @@ struct nl {
 	uint32_t portid;
 	uint32_t seq;
 	const struct nlmsghdr *req;	/* the request in flight, for error offsets */
+	bool interrupted;		/* the dump saw NLM_F_DUMP_INTR */
 };
 
 /* Returns an exit code (EXIT_OK on success) after printing any error. */
@@ -37,7 +38,8 @@ int nl_run(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 /*
  * The same; a dump interrupted by a concurrent change (NLM_F_DUMP_INTR)
  * is run again, with restart(data) called first so that the callback's
- * state starts over. What the callback printed is printed once.
+ * state starts over. What the callback printed is printed once. Objects
+ * that never stop changing get the last attempt, with a warning.
  */
 int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data, void (*restart)(void *data));
