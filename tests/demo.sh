@@ -12,7 +12,7 @@ make -s user
 out=$(mktemp -d)
 echo "== booting the guest (software emulation, about 10 s)"
 code=0
-tests/qemu/vm.sh "$out" bash tests/demo/guest-demo.sh > /dev/null 2>&1 || code=$?
+VM_TIMEOUT=300 tests/qemu/vm.sh "$out" bash tests/demo/guest-demo.sh > /dev/null 2>&1 || code=$?
 cat "$out/job.log" 2>/dev/null || tail -n 30 "$out/console.log"
 rm -rf "$out"
 exit $code

@@ -19,6 +19,7 @@ two_hosts sim0 192.0.2.11 sim1 192.0.2.12
 say dcb pfc set dev sim0 prio-pfc 3:on
 say dcb app add dev sim0 dscp-prio 26:3
 dcb pfc set dev sim1 prio-pfc 3:on; dcb app add dev sim1 dscp-prio 26:3
+modprobe ib_core
 say insmod "$MODULE"
 rxe_add rxe0 sim0; rxe_add rxe1 sim1
 say "$ROCECTL" dev show
@@ -49,5 +50,5 @@ say dcb pfc show dev sim0
 say "$ROCECTL" watchdog stats
 note "what rocectl monitor watchdog printed"
 cat $TMPDIR/events
-kill %1 %2 2>/dev/null
-wait 2>/dev/null
+kill $(jobs -p) 2>/dev/null
+sleep 1
