@@ -269,71 +269,62 @@ out_unlocked:
 	return err;
 }
 
-int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info)
+/* The watch of the netdev a request names; under rtnl_lock. */
+static struct rocectl_wd *rocectl_wd_lookup(struct genl_info *info,
+					    int port_ifindex)
 {
-	struct net_device *ndev;
-	int ifindex;
+	struct net_device *ndev = rocectl_wd_netdev(info, port_ifindex);
 	struct rocectl_wd *w;
-	int err = 0;
 
-	ifindex = rocectl_wd_port_ifindex(info);
-	if (ifindex < 0) {
-		err = ifindex;
-		goto out_unlocked;
-	}
-	rtnl_lock();
-	ndev = rocectl_wd_netdev(info, ifindex);
-	if (IS_ERR(ndev)) {
-		err = PTR_ERR(ndev);
-		goto out;
-	}
+	if (IS_ERR(ndev))
+		return ERR_CAST(ndev);
 	w = rocectl_wd_find(ndev->ifindex);
 	if (!w) {
 		NL_SET_ERR_MSG_MOD(info->extack, "the netdev is not watched");
-		err = -ENOENT;
-		goto out;
+		return ERR_PTR(-ENOENT);
 	}
-	rocectl_wd_unwatch(w, info->attrs[ROCECTL_A_WD_PRIOS] ?
-			   nla_get_u8(info->attrs[ROCECTL_A_WD_PRIOS]) : 0xff);
-out:
+	return w;
+}
+
+int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int ifindex = rocectl_wd_port_ifindex(info);
+	struct rocectl_wd *w;
+	int err = 0;
+
+	if (ifindex < 0)
+		return ifindex;
+	rtnl_lock();
+	w = rocectl_wd_lookup(info, ifindex);
+	if (IS_ERR(w))
+		err = PTR_ERR(w);
+	else
+		rocectl_wd_unwatch(w, info->attrs[ROCECTL_A_WD_PRIOS] ?
+				   nla_get_u8(info->attrs[ROCECTL_A_WD_PRIOS]) : 0xff);
 	rtnl_unlock();
-out_unlocked:
 	return err;
 }
 
 int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct net_device *ndev;
-	int ifindex;
+	int ifindex = rocectl_wd_port_ifindex(info);
 	struct rocectl_wd *w;
 	struct sk_buff *msg;
 	int err;
 
+	if (ifindex < 0)
+		return ifindex;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	ifindex = rocectl_wd_port_ifindex(info);
-	if (ifindex < 0) {
-		err = ifindex;
-		goto out_unlocked;
-	}
 	rtnl_lock();
-	ndev = rocectl_wd_netdev(info, ifindex);
-	if (IS_ERR(ndev)) {
-		err = PTR_ERR(ndev);
-		goto out;
-	}
-	w = rocectl_wd_find(ndev->ifindex);
-	if (!w) {
-		NL_SET_ERR_MSG_MOD(info->extack, "the netdev is not watched");
-		err = -ENOENT;
-		goto out;
-	}
-	err = rocectl_wd_fill(msg, w, ROCECTL_CMD_WD_GET, info->snd_portid,
-			      info->snd_seq, 0, -1, 0, 0, 0, 0, 0);
-out:
+	w = rocectl_wd_lookup(info, ifindex);
+	if (IS_ERR(w))
+		err = PTR_ERR(w);
+	else
+		err = rocectl_wd_fill(msg, w, ROCECTL_CMD_WD_GET, info->snd_portid,
+				      info->snd_seq, 0, -1, 0, 0, 0, 0, 0);
 	rtnl_unlock();
-out_unlocked:
 	if (err) {
 		nlmsg_free(msg);
 		return err;
