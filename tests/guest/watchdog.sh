@@ -51,7 +51,7 @@ timing() {	# timing DETECT RESTORE INTERVAL ROUNDS -> $W/timing-D-I
 	rc watchdog del dev sim2
 	cat "$W/timing-$1-$3"
 }
-for setting in "200 200 100" "50 50 10"; do
+for setting in "200 200 100" "100 100 20"; do
 	set -- $setting
 	timing $1 $2 $3 10 > /dev/null
 	# Slack for the time the storm knob takes to start after it is stamped.
@@ -63,7 +63,7 @@ for setting in "200 200 100" "50 50 10"; do
 		"$W/timing-$1-$3" > "$W/t.err" || fail "detect $1 restore $2 interval $3:$(cat "$W/t.err")"
 	echo "# detect/restore ms for T=$1 R=$2 interval=$3: $(tr '\n' ',' < "$W/timing-$1-$3")"
 done
-log_test "10 storms at 200/100 ms and at 50/10 ms: detection in [T, T+interval], restoration in [R, R+interval]"
+log_test "10 storms at 200/100 ms and at 100/20 ms: detection in [T, T+interval], restoration in [R, R+interval]"
 
 # --- alert changes nothing; forward clears exactly the stormed priority -----------
 rc watchdog set dev sim0 prio 3,4 detect 100 restore 2000 interval 10 action alert
