@@ -51,37 +51,65 @@ static u64 rocectl_delta(u64 cur, u64 prev)
 	return cur >= prev ? cur - prev : 0;	/* a counter reset is no event */
 }
 
-static u8 rocectl_wd_held(const struct rocectl_wd *w, int prio)
+/*
+ * Through dcbnl one PFC bit serves both directions; a backend has a mask
+ * for each: stop honouring received pause without stopping our own.
+ */
+static bool rocectl_wd_shared(const struct rocectl_wd *w)
 {
-	return w->p[0][prio].cleared || w->p[1][prio].cleared;
+	return !w->be;
+}
+
+/* The other direction holds the priority's (shared) bit cleared. */
+static bool rocectl_wd_held_by_other(const struct rocectl_wd *w, int dir, int prio)
+{
+	return rocectl_wd_shared(w) && w->p[!dir][prio].cleared;
 }
 
 static bool rocectl_wd_holds_any(const struct rocectl_wd *w)
 {
-	int p;
+	int d, p;
 
-	for (p = 0; p < ROCECTL_WD_NPRIO; p++)
-		if (rocectl_wd_held(w, p))
-			return true;
+	for (d = 0; d < ROCECTL_WD_NDIR; d++)
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++)
+			if (w->p[d][p].cleared)
+				return true;
 	return false;
+}
+
+/* Flip the priority's bit in the mask(s) a storm in dir concerns. */
+static int rocectl_wd_flip(struct rocectl_wd *w, int dir, int prio, bool on)
+{
+	u8 en[ROCECTL_WD_NDIR], mask[ROCECTL_WD_NDIR] = {};
+	int d, err;
+
+	err = rocectl_wd_get_pfc(w, en);
+	if (err)
+		return err;
+	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
+		if (d != dir && !rocectl_wd_shared(w))
+			continue;
+		mask[d] = BIT(prio);
+		en[d] = on ? en[d] | BIT(prio) : en[d] & ~BIT(prio);
+	}
+	err = rocectl_wd_change_pfc(w, en, mask);
+	if (err)
+		return err;
+	memcpy(w->pfc_left, en, sizeof(w->pfc_left));
+	return 0;
 }
 
 /* Clear the priority's PFC bit, unless the other direction already did. */
 static int rocectl_wd_clear(struct rocectl_wd *w, int dir, int prio)
 {
-	struct rocectl_wd_prio *ps = &w->p[dir][prio];
-	struct ieee_pfc pfc = {};
-	int err = 0;
+	int err;
 
-	if (!rocectl_wd_held(w, prio)) {
-		err = w->ndev->dcbnl_ops->ieee_getpfc(w->ndev, &pfc);
-		if (!err)
-			err = rocectl_wd_set_pfc(w->ndev, pfc.pfc_en & ~BIT(prio));
+	if (!rocectl_wd_held_by_other(w, dir, prio)) {
+		err = rocectl_wd_flip(w, dir, prio, false);
 		if (err)
 			return err;
-		w->pfc_left = pfc.pfc_en & ~BIT(prio);
 	}
-	ps->cleared = true;
+	w->p[dir][prio].cleared = true;
 	return 0;
 }
 
@@ -90,24 +118,23 @@ static int rocectl_wd_unclear(struct rocectl_wd *w, int dir, int prio,
 			      bool *conflict)
 {
 	struct rocectl_wd_prio *ps = &w->p[dir][prio];
-	struct ieee_pfc pfc = {};
+	u8 en[ROCECTL_WD_NDIR];
 	int err;
 
 	*conflict = false;
 	ps->cleared = false;
-	if (rocectl_wd_held(w, prio))
+	if (rocectl_wd_held_by_other(w, dir, prio))
 		return 0;	/* the other direction still holds it */
-	err = w->ndev->dcbnl_ops->ieee_getpfc(w->ndev, &pfc);
+	err = rocectl_wd_get_pfc(w, en);
 	if (err)
 		goto fail;
-	if (pfc.pfc_en != w->pfc_left) {
+	if (memcmp(en, w->pfc_left, sizeof(en))) {
 		*conflict = true;
 		return 0;
 	}
-	err = rocectl_wd_set_pfc(w->ndev, pfc.pfc_en | BIT(prio));
+	err = rocectl_wd_flip(w, dir, prio, true);
 	if (err)
 		goto fail;
-	w->pfc_left = pfc.pfc_en | BIT(prio);
 	return 0;
 fail:
 	ps->cleared = true;	/* still ours to set back */
@@ -241,7 +268,7 @@ static void rocectl_wd_eval(struct rocectl_wd *w, int dir, int prio,
 		return;
 	}
 
-	if (!(cur->pfc_en & BIT(prio))) {
+	if (!(cur->pfc_en[dir] & BIT(prio))) {
 		ps->state = ROCECTL_WD_PFC_OFF;	/* nothing can pause it */
 		ps->candidate = false;
 		return;
@@ -317,7 +344,7 @@ static void rocectl_wd_poll(struct work_struct *work)
 		goto unlock;
 	now = ktime_get_ns();
 	up = netif_running(w->ndev) && netif_carrier_ok(w->ndev);
-	if (!cur || rocectl_wd_read(w->ndev, &w->layout, cur)) {
+	if (!cur || rocectl_wd_read(w, cur)) {
 		w->have_prev = false;
 		goto requeue;
 	}
@@ -385,6 +412,7 @@ struct rocectl_wd *rocectl_wd_create(struct net_device *ndev)
 	INIT_DELAYED_WORK(&w->poll, rocectl_wd_poll);
 	INIT_WORK(&w->free_work, rocectl_wd_free_work);
 	rocectl_wd_layout(ndev, &w->layout);
+	rocectl_wd_backend_attach(w);
 	list_add_tail(&w->list, &rocectl_wds);
 	return w;
 }
@@ -392,7 +420,7 @@ struct rocectl_wd *rocectl_wd_create(struct net_device *ndev)
 /* New settings: start measuring afresh, keep storms and statistics. */
 void rocectl_wd_configure(struct rocectl_wd *w)
 {
-	struct ieee_pfc pfc = {};
+	u8 en[ROCECTL_WD_NDIR];
 	int d, p;
 
 	/* Backoff belongs to the old timings. */
@@ -402,8 +430,8 @@ void rocectl_wd_configure(struct rocectl_wd *w)
 
 	ASSERT_RTNL();
 	/* What a restore compares with, while we hold nothing. */
-	if (!rocectl_wd_holds_any(w) && !w->ndev->dcbnl_ops->ieee_getpfc(w->ndev, &pfc))
-		w->pfc_left = pfc.pfc_en;
+	if (!rocectl_wd_holds_any(w) && !rocectl_wd_get_pfc(w, en))
+		memcpy(w->pfc_left, en, sizeof(w->pfc_left));
 	w->have_prev = false;
 	mod_delayed_work(rocectl_wd_wq, &w->poll, 0);
 }
@@ -434,6 +462,7 @@ void rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios)
 		return;
 	list_del(&w->list);
 	w->dead = true;
+	rocectl_wd_backend_detach(w);
 	dev_put(w->ndev);
 	queue_work(rocectl_wd_wq, &w->free_work);
 }
@@ -462,11 +491,50 @@ void rocectl_wd_set_brs(bool on)
 					ps->brs = false;
 					rocectl_wd_unclear(w, d, p, &conflict);
 				}
-				ps->state = on ? ROCECTL_WD_SUSPENDED : ROCECTL_WD_MONITORING;
+				/* A storm's own hold outlives the switch, to its restore. */
+				if (on)
+					ps->state = ROCECTL_WD_SUSPENDED;
+				else
+					ps->state = ps->cleared ? ROCECTL_WD_STORM :
+						    ROCECTL_WD_MONITORING;
 				ps->candidate = false;
 			}
 		}
 		w->have_prev = false;
+	}
+}
+
+/*
+ * A backend comes or goes: watches move between it and the generic view.
+ * A watch moves only when it holds no PFC bit, or after handing every bit
+ * back through the backend it leaves (a storm in progress is restored and
+ * detected again by what follows). Measurements start afresh.
+ */
+void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added)
+{
+	u64 now = ktime_get_ns();
+	struct rocectl_wd *w;
+	int d, p;
+
+	ASSERT_RTNL();
+	list_for_each_entry(w, &rocectl_wds, list) {
+		if (added ? w->be || rocectl_wd_holds_any(w) : w->be != be)
+			continue;
+		for (d = 0; d < ROCECTL_WD_NDIR && !added; d++)
+			for (p = 0; p < ROCECTL_WD_NPRIO; p++)
+				if (w->p[d][p].state == ROCECTL_WD_STORM)
+					rocectl_wd_restore(w, d, p, now);
+		rocectl_wd_backend_detach(w);
+		rocectl_wd_layout(w->ndev, &w->layout);
+		if (added)
+			rocectl_wd_backend_attach(w);
+		for (d = 0; d < ROCECTL_WD_NDIR; d++) {
+			for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
+				w->p[d][p].cleared = false;	/* handed back above */
+				w->p[d][p].candidate = false;
+			}
+		}
+		rocectl_wd_configure(w);
 	}
 }
 

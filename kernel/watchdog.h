@@ -10,6 +10,7 @@
 #include <linux/netdevice.h>
 #include <linux/workqueue.h>
 #include <net/dcbnl.h>
+#include "backend.h"
 #include "rocectl.h"
 
 #define ROCECTL_WD_NPRIO	8
@@ -21,7 +22,7 @@ struct rocectl_wd_sample {
 	u64 frames[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* pause frames */
 	u64 pause_us[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* pause time */
 	u64 pkts[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* data packets */
-	u8 pfc_en;
+	u8 pfc_en[ROCECTL_WD_NDIR];	/* generic DCB: one mask for both */
 };
 
 /* Where in the netdev's ethtool statistics each counter is; -1: absent. */
@@ -70,10 +71,13 @@ struct rocectl_wd {
 	u32 detect_ms, restore_ms, interval_ms;
 	u8 action, dirs;	/* dirs: bit per enum rocectl_wd_direction */
 	struct rocectl_wd_layout layout;
+	/* A hardware backend drives this netdev's counters and PFC, or NULL. */
+	struct rocectl_backend *be;
+	void *be_priv;
 	struct rocectl_wd_sample prev;
 	u64 prev_time;
 	bool have_prev;
-	u8 pfc_left;		/* pfc_en as our last change left it */
+	u8 pfc_left[ROCECTL_WD_NDIR];	/* the masks as our last change left them */
 	struct rocectl_wd_prio p[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
 	bool dead;
 	struct delayed_work poll;
@@ -90,13 +94,19 @@ struct rocectl_wd *rocectl_wd_create(struct net_device *ndev);
 void rocectl_wd_configure(struct rocectl_wd *w);
 void rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios);
 void rocectl_wd_set_brs(bool on);
+void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added);
 
 /* wd_counters.c */
 void rocectl_wd_layout(struct net_device *ndev, struct rocectl_wd_layout *l);
-int rocectl_wd_read(struct net_device *ndev, const struct rocectl_wd_layout *l,
-		    struct rocectl_wd_sample *s);
-int rocectl_wd_set_pfc(struct net_device *ndev, u8 pfc_en);
+int rocectl_wd_read(struct rocectl_wd *w, struct rocectl_wd_sample *s);
+int rocectl_wd_get_pfc(struct rocectl_wd *w, u8 en[ROCECTL_WD_NDIR]);
+int rocectl_wd_change_pfc(struct rocectl_wd *w, const u8 en[ROCECTL_WD_NDIR],
+			  const u8 mask[ROCECTL_WD_NDIR]);
 bool rocectl_wd_dcb_capable(const struct net_device *ndev);
+
+/* backend.c */
+void rocectl_wd_backend_attach(struct rocectl_wd *w);
+void rocectl_wd_backend_detach(struct rocectl_wd *w);
 
 /* wd_netlink.c */
 void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,

@@ -3,7 +3,8 @@
  * The watchdog's view of a DCB netdev: IEEE PFC frame counters and the
  * PFC enable mask through dcbnl, and, where the driver reports them in its
  * ethtool statistics under mlx5e's names, per-priority pause time and data
- * packets. Called under rtnl_lock, in process context.
+ * packets; or, where a hardware backend claims the netdev, what it reads
+ * and sets. Called under rtnl_lock, in process context.
  */
 #include <linux/ethtool.h>
 #include <linux/slab.h>
@@ -72,9 +73,30 @@ void rocectl_wd_layout(struct net_device *ndev, struct rocectl_wd_layout *l)
 	kfree(names);
 }
 
-int rocectl_wd_read(struct net_device *ndev, const struct rocectl_wd_layout *l,
-		    struct rocectl_wd_sample *s)
+static int rocectl_wd_read_backend(struct rocectl_wd *w, struct rocectl_wd_sample *s)
 {
+	struct rocectl_be_sample *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	int err, d;
+
+	if (!b)
+		return -ENOMEM;
+	err = w->be->read(w->be_priv, b);
+	if (!err) {
+		BUILD_BUG_ON(sizeof(b->frames) != sizeof(s->frames));
+		memcpy(s->frames, b->frames, sizeof(s->frames));
+		memcpy(s->pause_us, b->pause_us, sizeof(s->pause_us));
+		memcpy(s->pkts, b->pkts, sizeof(s->pkts));
+		for (d = 0; d < ROCECTL_WD_NDIR; d++)
+			s->pfc_en[d] = b->pfc_en[d];
+	}
+	kfree(b);
+	return err;
+}
+
+int rocectl_wd_read(struct rocectl_wd *w, struct rocectl_wd_sample *s)
+{
+	struct net_device *ndev = w->ndev;
+	const struct rocectl_wd_layout *l = &w->layout;
 	const struct ethtool_ops *ops = ndev->ethtool_ops;
 	struct ethtool_stats stats = { .n_stats = l->n_stats };
 	struct ieee_pfc pfc = {};
@@ -82,12 +104,15 @@ int rocectl_wd_read(struct net_device *ndev, const struct rocectl_wd_layout *l,
 	int err, d, p;
 
 	ASSERT_RTNL();
+	if (w->be)
+		return rocectl_wd_read_backend(w, s);
 	if (!rocectl_wd_dcb_capable(ndev))
 		return -EOPNOTSUPP;
 	err = ndev->dcbnl_ops->ieee_getpfc(ndev, &pfc);
 	if (err)
 		return err;
-	s->pfc_en = pfc.pfc_en;
+	s->pfc_en[0] = pfc.pfc_en;
+	s->pfc_en[1] = pfc.pfc_en;
 	for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
 		s->frames[0][p] = pfc.indications[p];	/* received */
 		s->frames[1][p] = pfc.requests[p];	/* sent */
@@ -111,21 +136,45 @@ int rocectl_wd_read(struct net_device *ndev, const struct rocectl_wd_layout *l,
 	return 0;
 }
 
-/* Set the PFC enable mask, keeping everything else, and tell DCB listeners. */
-int rocectl_wd_set_pfc(struct net_device *ndev, u8 pfc_en)
+/* Both PFC masks; through dcbnl they are one and the same. */
+int rocectl_wd_get_pfc(struct rocectl_wd *w, u8 en[ROCECTL_WD_NDIR])
 {
-	const struct dcbnl_rtnl_ops *ops = ndev->dcbnl_ops;
 	struct ieee_pfc pfc = {};
 	int err;
 
 	ASSERT_RTNL();
-	err = ops->ieee_getpfc(ndev, &pfc);
+	if (w->be)
+		return w->be->get_pfc(w->be_priv, en);
+	err = w->ndev->dcbnl_ops->ieee_getpfc(w->ndev, &pfc);
 	if (err)
 		return err;
-	pfc.pfc_en = pfc_en;
-	err = ops->ieee_setpfc(ndev, &pfc);
+	en[0] = pfc.pfc_en;
+	en[1] = pfc.pfc_en;
+	return 0;
+}
+
+/*
+ * New PFC masks, only the bits in mask changing. dcbnl has one mask for
+ * both directions: the caller passes the same for both. Everything else
+ * of the netdev's PFC is kept, and DCB listeners are told.
+ */
+int rocectl_wd_change_pfc(struct rocectl_wd *w, const u8 en[ROCECTL_WD_NDIR],
+			  const u8 mask[ROCECTL_WD_NDIR])
+{
+	const struct dcbnl_rtnl_ops *ops = w->ndev->dcbnl_ops;
+	struct ieee_pfc pfc = {};
+	int err;
+
+	ASSERT_RTNL();
+	if (w->be)
+		return w->be->set_pfc(w->be_priv, en, mask);
+	err = ops->ieee_getpfc(w->ndev, &pfc);
 	if (err)
 		return err;
-	dcbnl_ieee_notify(ndev, RTM_SETDCB, DCB_CMD_IEEE_SET, 0, 0);
+	pfc.pfc_en = (pfc.pfc_en & ~mask[0]) | (en[0] & mask[0]);
+	err = ops->ieee_setpfc(w->ndev, &pfc);
+	if (err)
+		return err;
+	dcbnl_ieee_notify(w->ndev, RTM_SETDCB, DCB_CMD_IEEE_SET, 0, 0);
 	return 0;
 }

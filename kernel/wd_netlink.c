@@ -81,7 +81,8 @@ static int rocectl_wd_fill(struct sk_buff *skb, const struct rocectl_wd *w,
 		       w->dirs == 3 ? ROCECTL_WD_DIR_BOTH : __ffs(w->dirs)) ||
 	    nla_put_u8(skb, ROCECTL_A_WD_COUNTERS, w->layout.duration ?
 		       ROCECTL_WD_COUNTERS_DURATION : ROCECTL_WD_COUNTERS_FRAMES) ||
-	    nla_put_u8(skb, ROCECTL_A_WD_BRS, rocectl_wd_brs))
+	    nla_put_u8(skb, ROCECTL_A_WD_BRS, rocectl_wd_brs) ||
+	    (w->be && nla_put_string(skb, ROCECTL_A_WD_BACKEND, w->be->name)))
 		goto cancel;
 	for (d = 0; d < ROCECTL_WD_NDIR; d++)
 		for (p = 0; p < ROCECTL_WD_NPRIO; p++)

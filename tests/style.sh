@@ -31,7 +31,7 @@ if [ ! -x "$cp_dir/checkpatch.pl" ]; then
 	fi
 fi
 if [ -x "$cp_dir/checkpatch.pl" ]; then
-	files=$(ls kernel/*.c kernel/*.h include/uapi/linux/*.h include/*.h \
+	files=$(ls kernel/*.c kernel/*.h kernel/mlx5/*.c kernel/mlx5/*.h include/uapi/linux/*.h include/*.h \
 		tests/simnic/*.[ch] | grep -v 'compat.h\|trace.h\|\.mod\.c')
 	checkpatch() { "$cp_dir/checkpatch.pl" --no-tree --strict --terse --show-types "$@" 2>&1; }
 	# The compat header is where version checks belong; nowhere else.

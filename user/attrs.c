@@ -51,6 +51,7 @@ static const enum mnl_attr_data_type top_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_WD_EV_WINDOW_US] = MNL_TYPE_U64,
 	[ROCECTL_A_WD_EV_PAUSE_US] = MNL_TYPE_U64,
 	[ROCECTL_A_WD_EV_FRAMES] = MNL_TYPE_U64,
+	[ROCECTL_A_WD_BACKEND] = MNL_TYPE_NUL_STRING,
 };
 
 static const enum mnl_attr_data_type wdp_types[ROCECTL_A_WDP_MAX + 1] = {

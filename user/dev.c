@@ -5,6 +5,7 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
+#include "errors.h"
 #include "attrs.h"
 #include "dev.h"
 #include "output.h"
@@ -180,12 +181,12 @@ static int dev_show(struct rocectl *rc)
 	int err;
 
 	if (name && strlen(name) > ROCECTL_DEV_NAME_MAX) {
-		fprintf(stderr, "Error: device name \"%.16s...\" is too long: at most %d characters.\n",
+		pr_err("Error: device name \"%.16s...\" is too long: at most %d characters.\n",
 			name, ROCECTL_DEV_NAME_MAX);
 		return EXIT_USAGE;
 	}
 	if (name && !*name) {
-		fprintf(stderr, "Error: the device name is empty.\n");
+		pr_err("Error: the device name is empty.\n");
 		return EXIT_USAGE;
 	}
 	err = args_done(rc);

@@ -12,6 +12,7 @@
 #include <linux/genetlink.h>
 #include <rdma/rdma_netlink.h>
 
+#include "errors.h"
 #include "attrs.h"
 #include "output.h"
 #include "rocectl.h"
@@ -184,7 +185,7 @@ int dev_stats(struct rocectl *rc)
 	uint32_t port;
 
 	if (devs.only && strlen(devs.only) > ROCECTL_DEV_NAME_MAX) {
-		fprintf(stderr, "Error: device name too long: at most %d characters.\n",
+		pr_err("Error: device name too long: at most %d characters.\n",
 			ROCECTL_DEV_NAME_MAX);
 		return EXIT_USAGE;
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
+#include "errors.h"
 #include "attrs.h"
 #include "dev.h"
 #include "qp.h"
@@ -132,7 +133,7 @@ int cmd_monitor(struct rocectl *rc)
 		else if (matches(word, "watchdog"))
 			mon.objects |= MON_WD;
 		else {
-			fprintf(stderr, "Error: unknown monitor object \"%s\": try \"rocectl monitor help\".\n",
+			pr_err("Error: unknown monitor object \"%s\": try \"rocectl monitor help\".\n",
 				word);
 			return EXIT_USAGE;
 		}

@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/rocectl.h>
 #include <rdma/rdma_netlink.h>
 
+#include "errors.h"
 #include "nl.h"
 #include "output.h"
 #include "rocectl.h"
@@ -257,6 +259,7 @@ void nl_print_error(FILE *f, int err, const char *msg, const char *attr,
 		    const char *missing)
 {
 	if (msg && *msg) {
+		err_prefix(f);
 		fprintf(f, "Error: %s", msg);
 		if (attr && *attr)
 			fprintf(f, " (attribute %s)", attr);
@@ -268,15 +271,20 @@ void nl_print_error(FILE *f, int err, const char *msg, const char *attr,
 	switch (err) {
 	case EPERM:
 	case EACCES:
+		err_prefix(f);
 		fprintf(f, "Error: permission denied: this needs CAP_NET_ADMIN (run as root).\n");
 		break;
 	case EOPNOTSUPP:
-		if (!(msg && *msg))
+		if (!(msg && *msg)) {
+			err_prefix(f);
 			fprintf(f, "Error: the loaded rocectl module does not know this command: it is older than this tool.\n");
+		}
 		break;
 	default:
-		if (!(msg && *msg))
+		if (!(msg && *msg)) {
+			err_prefix(f);
 			fprintf(f, "Error: kernel answers: %s.\n", strerror(err));
+		}
 	}
 }
 
@@ -327,7 +335,7 @@ int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 	if (err < 0)
 		return nl_report(&e);
 	if (dump && nl->interrupted)
-		fprintf(stderr, "Warning: the objects changed during each of %d dumps; this one may be inconsistent.\n",
+		pr_err("Warning: the objects changed during each of %d dumps; this one may be inconsistent.\n",
 			NL_DUMP_TRIES);
 	return EXIT_OK;
 }
@@ -384,6 +392,29 @@ static int nl_family_cb(const struct nlmsghdr *nlh, void *data)
 	       MNL_CB_ERROR : MNL_CB_OK;
 }
 
+/*
+ * udev announces a module before its init runs: a command started by that
+ * event (the policy's re-apply) waits for the family instead of failing.
+ */
+static void nl_wait_module_live(void)
+{
+	char state[16];
+	int tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		FILE *f = fopen("/sys/module/rocectl/initstate", "r");
+		bool coming;
+
+		if (!f)
+			return;
+		coming = fgets(state, sizeof(state), f) && !strncmp(state, "coming", 6);
+		fclose(f);
+		if (!coming)
+			return;
+		usleep(50000);
+	}
+}
+
 int nl_open(struct nl *nl, bool quiet)
 {
 	struct nlmsghdr *nlh;
@@ -395,12 +426,12 @@ int nl_open(struct nl *nl, bool quiet)
 	/* The second half keeps a copy of the request in flight. */
 	nl->buf = malloc(2 * NL_BUF_SIZE);
 	if (!nl->buf) {
-		fprintf(stderr, "Error: out of memory.\n");
+		pr_err("Error: out of memory.\n");
 		return EXIT_FAILED;
 	}
 	nl->sock = mnl_socket_open(NETLINK_GENERIC);
 	if (!nl->sock) {
-		fprintf(stderr, "Error: cannot open a generic netlink socket: %s.\n",
+		pr_err("Error: cannot open a generic netlink socket: %s.\n",
 			strerror(errno));
 		nl_close(nl);
 		return EXIT_FAILED;
@@ -408,13 +439,14 @@ int nl_open(struct nl *nl, bool quiet)
 	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
 	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
 	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
-		fprintf(stderr, "Error: cannot bind the netlink socket: %s.\n",
+		pr_err("Error: cannot bind the netlink socket: %s.\n",
 			strerror(errno));
 		nl_close(nl);
 		return EXIT_FAILED;
 	}
 	nl->portid = mnl_socket_get_portid(nl->sock);
 	nl->seq = time(NULL);
+	nl_wait_module_live();
 
 	nlh = mnl_nlmsg_put_header(nl->buf);
 	nlh->nlmsg_type = GENL_ID_CTRL;
@@ -429,13 +461,13 @@ int nl_open(struct nl *nl, bool quiet)
 		nl_close(nl);
 		if (e.err == ENOENT) {
 			if (!quiet)
-				fprintf(stderr, "Error: the rocectl kernel module is not loaded: run modprobe rocectl.\n");
+				pr_err("Error: the rocectl kernel module is not loaded: run modprobe rocectl.\n");
 			return EXIT_NO_MODULE;
 		}
 		return quiet ? EXIT_FAILED : nl_report(&e);
 	}
 	if (!nl->family_id) {
-		fprintf(stderr, "Error: the kernel did not say which id the rocectl family has.\n");
+		pr_err("Error: the kernel did not say which id the rocectl family has.\n");
 		nl_close(nl);
 		return EXIT_FAILED;
 	}
@@ -450,7 +482,7 @@ int nl_open_rdma(struct nl *nl)
 	nl->buf = malloc(2 * NL_BUF_SIZE);
 	nl->sock = nl->buf ? mnl_socket_open(NETLINK_RDMA) : NULL;
 	if (!nl->sock || mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
-		fprintf(stderr, "Error: cannot open an RDMA netlink socket: %s.\n",
+		pr_err("Error: cannot open an RDMA netlink socket: %s.\n",
 			strerror(errno));
 		nl_close(nl);
 		return EXIT_FAILED;
@@ -459,6 +491,7 @@ int nl_open_rdma(struct nl *nl)
 	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
 	nl->portid = mnl_socket_get_portid(nl->sock);
 	nl->seq = time(NULL);
+	nl_wait_module_live();
 	return EXIT_OK;
 }
 
@@ -484,13 +517,13 @@ void nl_close(struct nl *nl)
 int nl_subscribe(struct nl *nl)
 {
 	if (!nl->events_group) {
-		fprintf(stderr, "Error: the rocectl module has no \"%s\" group.\n",
+		pr_err("Error: the rocectl module has no \"%s\" group.\n",
 			ROCECTL_MCGRP_EVENTS);
 		return EXIT_FAILED;
 	}
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
 				  &nl->events_group, sizeof(nl->events_group)) < 0) {
-		fprintf(stderr, "Error: cannot join the rocectl events group: %s.\n",
+		pr_err("Error: cannot join the rocectl events group: %s.\n",
 			strerror(errno));
 		return EXIT_FAILED;
 	}
@@ -508,15 +541,15 @@ int nl_listen(struct nl *nl, mnl_cb_t cb, void *data)
 			if (errno == EINTR)
 				return EXIT_OK;
 			if (errno == ENOBUFS) {
-				fprintf(stderr, "Warning: events were lost: the receive buffer overflowed.\n");
+				pr_err("Warning: events were lost: the receive buffer overflowed.\n");
 				continue;
 			}
-			fprintf(stderr, "Error: receiving events: %s.\n", strerror(errno));
+			pr_err("Error: receiving events: %s.\n", strerror(errno));
 			return EXIT_FAILED;
 		}
 		ret = mnl_cb_run(nl->buf, ret, 0, 0, cb, data);
 		if (ret < 0) {
-			fprintf(stderr, "Error: a malformed event: %s.\n", strerror(errno));
+			pr_err("Error: a malformed event: %s.\n", strerror(errno));
 			return EXIT_FAILED;
 		}
 	}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
+#include "errors.h"
 #include "attrs.h"
 #include "output.h"
 #include "qp.h"
@@ -237,11 +238,11 @@ static int parse_u32_arg(struct rocectl *rc, const char *what, uint32_t max,
 	const char *s = arg_next(rc);
 
 	if (!s) {
-		fprintf(stderr, "Error: %s needs a value.\n", what);
+		pr_err("Error: %s needs a value.\n", what);
 		return EXIT_USAGE;
 	}
 	if (parse_u32(s, v) || *v > max) {
-		fprintf(stderr, "Error: %s \"%s\" is not a number from 0 to %u.\n",
+		pr_err("Error: %s \"%s\" is not a number from 0 to %u.\n",
 			what, s, max);
 		return EXIT_USAGE;
 	}
@@ -256,11 +257,11 @@ static int parse_named_arg(struct rocectl *rc, const char *what,
 
 	if (s && !parse_name(s, names, n, v))
 		return EXIT_OK;
-	fprintf(stderr, "Error: %s \"%s\" is not one of:", what, s ? s : "");
+	pr_err("Error: %s \"%s\" is not one of:", what, s ? s : "");
 	for (i = 0; i < n; i++)
 		if (names[i])
-			fprintf(stderr, " %s", names[i]);
-	fprintf(stderr, ".\n");
+			pr_err(" %s", names[i]);
+	pr_err(".\n");
 	return EXIT_USAGE;
 }
 
@@ -276,7 +277,7 @@ static int parse_filter(struct rocectl *rc, struct qp_filter *f, bool stats)
 		if (!strcmp(w, "dev")) {
 			f->dev = arg_next(rc);
 			if (!f->dev || !*f->dev || strlen(f->dev) > ROCECTL_DEV_NAME_MAX) {
-				fprintf(stderr, "Error: dev needs an RDMA device name of at most %d characters.\n",
+				pr_err("Error: dev needs an RDMA device name of at most %d characters.\n",
 					ROCECTL_DEV_NAME_MAX);
 				err = EXIT_USAGE;
 			}
@@ -308,7 +309,7 @@ static int parse_filter(struct rocectl *rc, struct qp_filter *f, bool stats)
 				double s = strtod(arg_next(rc), &end);
 
 				if (*end || s < 0.1 || s > 3600) {
-					fprintf(stderr, "Error: the watch interval is seconds, from 0.1 to 3600.\n");
+					pr_err("Error: the watch interval is seconds, from 0.1 to 3600.\n");
 					err = EXIT_USAGE;
 				}
 				f->interval_ms = s * 1000;
@@ -317,13 +318,13 @@ static int parse_filter(struct rocectl *rc, struct qp_filter *f, bool stats)
 			err = parse_u32_arg(rc, "count", 1000000, &v);
 			f->count = v;
 		} else {
-			fprintf(stderr, "Error: unknown qp %s argument \"%s\": try \"rocectl qp help\".\n",
+			pr_err("Error: unknown qp %s argument \"%s\": try \"rocectl qp help\".\n",
 				stats ? "stats" : "show", w);
 			err = EXIT_USAGE;
 		}
 	}
 	if (!err && f->count && !f->watch) {
-		fprintf(stderr, "Error: count goes with watch.\n");
+		pr_err("Error: count goes with watch.\n");
 		err = EXIT_USAGE;
 	}
 	return err;

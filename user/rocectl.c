@@ -10,6 +10,7 @@
 #include <linux/rocectl.h>
 #include <rocectl_version.h>
 
+#include "errors.h"
 #include "output.h"
 #include "rocectl.h"
 #include "utils.h"
@@ -18,7 +19,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: rocectl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { dev | qp | watchdog | monitor | version | help }\n"
+		"where  OBJECT := { dev | qp | watchdog | monitor | apply | version | help }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -V[ersion] | -h[elp] }\n"
 		"Exit status: 0 success, 1 a check found its condition, 2 usage error,\n"
 		"             3 rocectl module not loaded, 4 request refused or failed.\n");
@@ -77,8 +78,19 @@ static const struct cmd objects[] = {
 	{ "watchdog", cmd_watchdog },
 	{ "monitor", cmd_monitor },
 	{ "version", cmd_version },
+	{ "apply", cmd_apply },
 	{ NULL, NULL },
 };
+
+const struct cmd *rocectl_object(const char *word)
+{
+	const struct cmd *c;
+
+	for (c = objects; c->name; c++)
+		if (matches(word, c->name))
+			return c;
+	return NULL;
+}
 
 int main(int argc, char **argv)
 {
@@ -129,15 +141,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	ret = -1;
-	for (c = objects; c->name; c++) {
-		if (matches(object, c->name)) {
-			ret = c->fn(&rc);
-			break;
-		}
-	}
-	if (ret < 0) {
-		fprintf(stderr, "Error: unknown object \"%s\": try \"rocectl help\".\n",
+	c = rocectl_object(object);
+	if (c) {
+		ret = c->fn(&rc);
+	} else {
+		pr_err("Error: unknown object \"%s\": try \"rocectl help\".\n",
 			object);
 		ret = EXIT_USAGE;
 	}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errors.h"
 #include "rocectl.h"
 #include "utils.h"
 
@@ -49,7 +50,7 @@ int args_done(const struct rocectl *rc)
 {
 	if (rc->argc <= 0)
 		return EXIT_OK;
-	fprintf(stderr, "Error: unexpected argument \"%s\".\n", rc->argv[0]);
+	pr_err("Error: unexpected argument \"%s\".\n", rc->argv[0]);
 	return EXIT_USAGE;
 }
 
@@ -66,7 +67,7 @@ int dispatch(struct rocectl *rc, const char *object, const struct cmd *cmds)
 			return c->fn(rc);
 		}
 	}
-	fprintf(stderr, "Error: unknown %s command \"%s\": try \"rocectl %s help\".\n",
+	pr_err("Error: unknown %s command \"%s\": try \"rocectl %s help\".\n",
 		object, word, object);
 	return EXIT_USAGE;
 }

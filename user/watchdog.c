@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
+#include "errors.h"
 #include "attrs.h"
 #include "output.h"
 #include "rocectl.h"
@@ -139,6 +140,8 @@ void wd_print_fields(const struct nlmsghdr *nlh, const struct nlattr **tb,
 		out_str("counters", "counters %s ",
 			name_of(counter_sources, ARRAY_SIZE(counter_sources),
 				mnl_attr_get_u8(tb[ROCECTL_A_WD_COUNTERS])));
+	if (tb[ROCECTL_A_WD_BACKEND])
+		out_str("backend", "backend %s ", mnl_attr_get_str(tb[ROCECTL_A_WD_BACKEND]));
 	if (tb[ROCECTL_A_WD_BRS] && mnl_attr_get_u8(tb[ROCECTL_A_WD_BRS]))
 		out_bool("big_red_switch", "big_red_switch %s ", true);
 	out_open_array("prios");
@@ -182,10 +185,10 @@ static int parse_prios(const char *s, uint8_t *mask)
 		if (dash)
 			*dash = '\0';
 		if (parse_u32(tok, &a) || (dash && parse_u32(dash + 1, &b))) {
-			fprintf(stderr, "Error: priorities are numbers from 0 to 7 (\"3\", \"3,4\", \"0-7\" or \"all\"), not \"%s\".\n", s);
+			pr_err("Error: priorities are numbers from 0 to 7 (\"3\", \"3,4\", \"0-7\" or \"all\"), not \"%s\".\n", s);
 			err = -1;
 		} else if (a > 7 || (dash && (b > 7 || b < a))) {
-			fprintf(stderr, "Error: priority %u is out of range: priorities are 0 to 7.\n",
+			pr_err("Error: priority %u is out of range: priorities are 0 to 7.\n",
 				dash && b > 7 ? b : a);
 			err = -1;
 		} else {
@@ -203,7 +206,7 @@ static int parse_ms(struct rocectl *rc, const char *what, uint32_t *v)
 
 	if (s && !parse_u32(s, v))
 		return EXIT_OK;
-	fprintf(stderr, "Error: %s takes a time in milliseconds, not \"%s\".\n",
+	pr_err("Error: %s takes a time in milliseconds, not \"%s\".\n",
 		what, s ? s : "");
 	return EXIT_USAGE;
 }
@@ -220,10 +223,10 @@ static int parse_word(struct rocectl *rc, const char *what, const char *const *n
 			return EXIT_OK;
 		}
 	}
-	fprintf(stderr, "Error: %s is one of", what);
+	pr_err("Error: %s is one of", what);
 	for (i = 0; i < n; i++)
-		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
-	fprintf(stderr, "; not \"%s\".\n", s ? s : "");
+		pr_err("%s %s", i ? "," : "", names[i]);
+	pr_err("; not \"%s\".\n", s ? s : "");
 	return EXIT_USAGE;
 }
 
@@ -239,23 +242,24 @@ static int parse_args(struct rocectl *rc, struct wd_args *wa, const char *cmd,
 		if (!strcmp(w, "dev")) {
 			wa->dev = arg_next(rc);
 			if (!wa->dev || !*wa->dev || strlen(wa->dev) > ROCECTL_DEV_NAME_MAX) {
-				fprintf(stderr, "Error: dev needs a netdev or RDMA device name.\n");
+				pr_err("Error: dev needs a netdev or RDMA device name.\n");
 				err = EXIT_USAGE;
 			}
 		} else if (!strcmp(w, "port")) {
 			const char *s = arg_next(rc);
 
 			if (!s || parse_u32(s, &wa->port)) {
-				fprintf(stderr, "Error: port takes a port number.\n");
+				pr_err("Error: port takes a port number.\n");
 				err = EXIT_USAGE;
 			}
 			wa->has_port = true;
-		} else if (!strcmp(w, "prio") || !strcmp(w, "priority")) {
+		} else if ((settings || !strcmp(cmd, "del")) &&
+			   (!strcmp(w, "prio") || !strcmp(w, "priority"))) {
 			const char *s = arg_next(rc);
 
 			err = !s || parse_prios(s, &wa->prios) ? EXIT_USAGE : EXIT_OK;
 			if (!s)
-				fprintf(stderr, "Error: prio needs priorities, e.g. 3 or 3,4.\n");
+				pr_err("Error: prio needs priorities, e.g. 3 or 3,4.\n");
 		} else if (settings && !strcmp(w, "detect")) {
 			err = parse_ms(rc, "detect", &wa->detect);
 			wa->has_detect = true;
@@ -273,10 +277,14 @@ static int parse_args(struct rocectl *rc, struct wd_args *wa, const char *cmd,
 		} else if (!strcmp(cmd, "stats") && !strcmp(w, "check")) {
 			wa->check = true;
 		} else {
-			fprintf(stderr, "Error: unknown watchdog %s argument \"%s\": try \"rocectl watchdog help\".\n",
+			pr_err("Error: unknown watchdog %s argument \"%s\": try \"rocectl watchdog help\".\n",
 				cmd, w);
 			err = EXIT_USAGE;
 		}
+	}
+	if (!err && wa->has_port && !wa->dev) {
+		pr_err("Error: port N needs dev DEV, the RDMA device it belongs to.\n");
+		err = EXIT_USAGE;
 	}
 	return err;
 }
@@ -300,7 +308,7 @@ static int need_dev(const struct wd_args *wa, const char *cmd)
 {
 	if (wa->dev)
 		return EXIT_OK;
-	fprintf(stderr, "Error: watchdog %s needs dev DEV (a netdev, or an RDMA device [port N]).\n",
+	pr_err("Error: watchdog %s needs dev DEV (a netdev, or an RDMA device [port N]).\n",
 		cmd);
 	return EXIT_USAGE;
 }
@@ -420,7 +428,7 @@ static int wd_brs(struct rocectl *rc)
 	int on, err;
 
 	if (!s || (strcmp(s, "on") && strcmp(s, "off"))) {
-		fprintf(stderr, "Error: big-red-switch is on or off.\n");
+		pr_err("Error: big-red-switch is on or off.\n");
 		return EXIT_USAGE;
 	}
 	on = !strcmp(s, "on");
@@ -437,7 +445,7 @@ static int wd_brs(struct rocectl *rc)
 static int wd_help(struct rocectl *rc)
 {
 	(void)rc;
-	printf("Usage: rocectl watchdog set dev DEV [ port N ] prio PRIOS [ detect MS ] [ restore MS ]\n"
+	printf("Usage: rocectl watchdog set dev DEV [ port N ] [ prio PRIOS ] [ detect MS ] [ restore MS ]\n"
 	       "                           [ interval MS ] [ action { alert | forward } ]\n"
 	       "                           [ direction { rx | tx | both } ]\n"
 	       "       rocectl watchdog del dev DEV [ port N ] [ prio PRIOS ]\n"
@@ -445,6 +453,7 @@ static int wd_help(struct rocectl *rc)
 	       "       rocectl watchdog stats [ dev DEV [ port N ] ] [ check ]\n"
 	       "       rocectl watchdog big-red-switch { on | off }\n"
 	       "DEV is a netdev, or an RDMA device whose port's netdev is meant.\n"
+	       "A new watch needs prio; set on a watched DEV changes what it names.\n"
 	       "PRIOS := { 3 | 3,4 | 0-7 | all }. detect 20..10000 ms (200), restore\n"
 	       "20..60000 ms (400), interval 10..1000 ms (100) and no larger than either.\n"
 	       "stats check exits with 1 when a priority is in storm.\n");
@@ -460,6 +469,17 @@ static const struct cmd wd_cmds[] = {
 	{ "help", wd_help },
 	{ NULL, NULL },
 };
+
+bool wd_changes_config(const char *verb)
+{
+	const struct cmd *c;
+
+	/* Resolved as dispatch() would: the first entry the prefix matches. */
+	for (c = wd_cmds; c->name; c++)
+		if (matches(verb, c->name))
+			return c->fn == wd_set || c->fn == wd_del || c->fn == wd_brs;
+	return false;
+}
 
 int cmd_watchdog(struct rocectl *rc)
 {

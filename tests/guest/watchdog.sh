@@ -209,6 +209,21 @@ rc watchdog big-red-switch off || fail "brs off"
 check_eq "$(pfc sim0) $(pfc sim2)" "[3,4] [3]" "all set back"
 log_test "big red switch: every watched priority forwarded and detection suspended, then set back"
 
+# A storm holding PFC when the switch goes on and off keeps its hold until
+# its own restoration, which is counted.
+rc watchdog set dev sim0 prio 3 detect 100 restore 2000 interval 10 action forward
+r=$(events sim0 restore 3)
+n=$(events sim0 action 3)
+storm sim0 3 1000
+wait_events sim0 action 3 5000 $((n + 1)) || fail "no action"
+storm sim0 3 0
+rc watchdog big-red-switch on && rc watchdog big-red-switch off || fail "brs on/off"
+check_eq "$(rc -j watchdog show dev sim0 | jq -r '.[0].prios[] | select(.prio == 3) | .state')" storm "state after the switch"
+wait_events sim0 restore 3 5000 $((r + 1)) || fail "the storm's hold was never restored"
+check_eq "$(pfc sim0)" "[3,4]" "PFC after the storm's restore"
+rc watchdog set dev sim0 action alert
+log_test "big red switch on and off during a storm: the storm's hold ends with its restore"
+
 # --- sent-pause storm, an RDMA port as DEV -----------------------------------------------
 rc watchdog set dev rxe0 prio 3 direction tx detect 100 restore 200 interval 10 action alert || fail "dev rxe0"
 check_eq "$(rc -j watchdog show dev sim0 | jq -r '.[0].direction')" tx "direction"

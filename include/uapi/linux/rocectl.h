@@ -97,7 +97,10 @@
  * ROCECTL_CMD_WD_GET (doit and dump, anyone)
  *   Request: the netdev (doit), nothing (dump). Reply, one per netdev:
  *   ROCECTL_A_NETDEV_INDEX, ROCECTL_A_NETDEV_NAME, the WD_SET settings,
- *   ROCECTL_A_WD_COUNTERS (enum rocectl_wd_counters), ROCECTL_A_WD_BRS, and
+ *   ROCECTL_A_WD_COUNTERS (enum rocectl_wd_counters), ROCECTL_A_WD_BRS,
+ *   ROCECTL_A_WD_BACKEND (string, only when a hardware backend such as
+ *   rocectl_mlx5 drives the netdev: its name; PFC then changes per
+ *   direction, counters are read live from the NIC), and
  *   one ROCECTL_A_WD_PRIO nest per watched priority and direction with the
  *   ROCECTL_A_WDP_* attributes below.
  *
@@ -211,6 +214,7 @@ enum rocectl_attr {
 	ROCECTL_A_WD_EV_WINDOW_US,
 	ROCECTL_A_WD_EV_PAUSE_US,
 	ROCECTL_A_WD_EV_FRAMES,
+	ROCECTL_A_WD_BACKEND,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = __ROCECTL_A_MAX - 1

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: rocectl_mlx5 beside mlx5_core and mlx5_ib, with no ConnectX
+# NIC (none exists here: what needs one is unit-tested against the real
+# register layouts instead). It registers as rocectl's backend, claims no
+# other NIC's netdev, leaves a watch that holds PFC alone when it comes and
+# goes, and the load order is enforced; the kernel log stays clean.
+. "$(dirname "$0")/lib.sh"
+SIM=/sys/kernel/debug/simnic
+BACKEND=$ROOT/rocectl_mlx5.ko
+kmsg_mark
+
+modprobe mlx5_ib || fail "modprobe mlx5_ib"
+module_load || fail "load rocectl"
+insmod "$BACKEND" || fail "insmod rocectl_mlx5"
+check_match "$(dmesg | tail -n 20)" "rocectl: backend mlx5 registered" "registration"
+check_match "$(cat /sys/module/rocectl/holders/rocectl_mlx5/initstate 2>&1)" live "rocectl_mlx5 holds rocectl"
+check_match "$(cat /sys/module/mlx5_core/holders/rocectl_mlx5/initstate 2>&1)" live "rocectl_mlx5 holds mlx5_core"
+out=$(rmmod rocectl 2>&1)
+[ -d /sys/module/rocectl ] || fail "rocectl unloaded under its backend"
+check_match "$out" "in use" "rmmod rocectl under rocectl_mlx5"
+log_test "rocectl_mlx5 loads beside mlx5_core/mlx5_ib and registers; rocectl cannot go first"
+
+# Another NIC's netdev is not the backend's: the generic DCB view serves it.
+insmod "$ROOT/tests/simnic/simnic.ko" || fail "simnic"
+echo "sim0 sim1" > $SIM/new_pair
+ip link set sim0 up && ip link set sim1 up
+dcb pfc set dev sim0 prio-pfc 3:on
+rc watchdog set dev sim0 prio 3 detect 100 restore 200 interval 20 action forward || fail "set"
+check_eq "$(rc -j watchdog show dev sim0 | jq -r '.[0].backend // "none"')" none "backend of sim0"
+log_test "a non-mlx5 netdev is not claimed: no backend, the generic view"
+
+# A storm holds PFC off on sim0 while the backend goes and comes back.
+pfc3() { dcb -j pfc show dev sim0 | jq -r '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber] | index(3) != null'; }
+echo "3 20000" > $SIM/sim0/rx_storm
+busywait 5000 eval '[ "$(pfc3)" = false ]' || fail "storm not acted on"
+rmmod rocectl_mlx5 || fail "rmmod rocectl_mlx5 with a watch holding PFC"
+check_eq "$(pfc3)" false "PFC of the held priority after the backend left"
+insmod "$BACKEND" || fail "insmod rocectl_mlx5 again"
+echo "3 0" > $SIM/sim0/rx_storm
+busywait 5000 eval '[ "$(pfc3)" = true ]' || fail "PFC not restored after the storm"
+# Forward sets PFC back after each restoration time and detects the storm
+# again while it lasts: as many restorations as storms, once it is over.
+sr=$(rc -j watchdog show dev sim0 | jq -c '[.[0].prios[0].storms, .[0].prios[0].restores]')
+check_match "$sr" '^\[([1-9][0-9]*),\1\]$' "storms, restores"
+log_test "a watch holding PFC is untouched by the backend coming and going, restores as usual"
+
+rmmod rocectl_mlx5 && module_unload || fail "unload"
+check_eq "$(pfc3)" true "PFC after unload"
+rmmod simnic
+modprobe -r mlx5_ib mlx5_core
+log_test "unload in order: rocectl_mlx5, rocectl, mlx5"
+kmsg_check

@@ -1,0 +1,243 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The man pages against the tool. What the tool accepts is read from the
+# tool itself ("rocectl help", "rocectl OBJECT help"), not from a list kept
+# here: every object, option, command, keyword and value it lists must appear
+# as a whole word in the rendered page of its object, and every page must
+# render without warnings. One "ok - man: ..." or "not ok - man: ... # why"
+# line per page and kind of check; exit status 0 only if all are ok.
+#
+#   tests/man_check.sh          (ROCECTL=path/to/rocectl overrides user/rocectl)
+set -u
+shopt -s lastpipe	# check_words at the end of a pipeline sets $status
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROCECTL=${ROCECTL:-$ROOT/user/rocectl}
+case $ROCECTL in
+/*) ;;
+*/*) ROCECTL=$PWD/$ROCECTL ;;	# relative to where we were started
+esac
+cd "$ROOT" || exit 1
+MAN=user/man
+status=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+result() {	# result WHAT OK [WHY]
+	if [ "$2" = 0 ]; then
+		echo "ok - man: $1"
+	else
+		echo "not ok - man: $1 # ${3:-failed}"
+		status=1
+	fi
+}
+
+# apply's grammar until "rocectl apply help" answers: the command the lead
+# engineer is adding, as specified (rocectl-apply(8), rocectl.conf(5)).
+APPLY_FALLBACK_HELP='Usage: rocectl apply [ FILE ] [ dev DEV ]
+FILE defaults to /etc/rocectl/rocectl.conf; its lines hold watchdog set,
+watchdog del and watchdog big-red-switch commands.'
+APPLY_FALLBACK_WORDS='watchdog set del big-red-switch rocectl.conf rocectl.service
+90-rocectl.rules /etc/modules-load.d/rocectl.conf systemd-modules-load.service
+CAP_NET_ADMIN'
+# The watchdog commands a policy line may hold (rocectl.conf(5)).
+CONF_COMMANDS='set del big-red-switch'
+
+# "rocectl ARGS... help", from an empty directory, with no input: its text,
+# or nothing (and status 1) if it is not a help text.
+tool_help() {
+	local out
+	out=$(cd "$TMP" && timeout 10 "$ROCECTL" "$@" help < /dev/null 2> /dev/null) &&
+		printf '%s\n' "$out" | grep -q '^Usage:' && printf '%s\n' "$out"
+}
+
+# The words a help text's grammar names, one a line: commands and keywords
+# (words with a lowercase letter) and the values of "NAME := { a | b }"
+# definitions; metavariables (capitals) and prose are left out. With
+# only="cmd ...", usage lines of other commands are left out.
+grammar_words() {
+	awk -v only="${1:-}" '
+	function emit(w) { if (w != "" && !(w in seen)) { seen[w] = 1; print w } }
+	BEGIN { n = split(only, o, " "); for (i = 1; i <= n; i++) want[o[i]] = 1 }
+	{
+		line = $0; first = 1
+		if (sub(/^Usage:[ \t]*/, "", line) || line ~ /^[ \t]+rocectl[ \t]/) {
+			kind = "usage"; depth = 0; vals = 0; skip = 0
+		} else if (line ~ /^[A-Z][A-Z_]* :=/) {
+			kind = "def"; depth = 0; vals = 0; skip = 0; closed = 0
+		} else if (kind != "" && (depth > 0 || line ~ /^[ \t]+[[{]/)) {
+			first = 0	# a continuation of the line before
+		} else {
+			kind = ""; next
+		}
+		gsub(/[][{}|]/, " & ", line)
+		nt = split(line, t, /[ \t]+/)
+		i = 1
+		while (i <= nt && t[i] == "") i++
+		if (first && kind == "usage") {
+			# rocectl OBJECT [COMMAND]
+			if (t[i] == "rocectl") i++
+			emit(t[i++])
+			if (i <= nt && t[i] ~ /^[a-z]/) {
+				skip = n > 0 && !(t[i] in want)
+				if (!skip) emit(t[i])
+				i++
+			} else {
+				skip = n > 0
+			}
+		}
+		if (skip) next
+		for (; i <= nt; i++) {
+			w = t[i]
+			if (w == "" || w == "|") continue
+			if (w == "{" || w == "[") {
+				stk[++depth] = (w == "{" && kind == "def")
+				vals += stk[depth]
+			} else if (w == "}" || w == "]") {
+				if (depth > 0) vals -= stk[depth--]
+				if (kind == "def" && depth == 0) closed = 1
+			} else if (kind == "def" && depth == 0) {
+				if (closed) break	# prose after the definition
+			} else if (w ~ /[a-z]/ || (vals > 0 && w ~ /[A-Za-z0-9]/)) {
+				emit(w)
+			}
+		}
+	}'
+}
+
+# Absolute paths a help text names (a default file, say).
+help_paths() {
+	grep -oE '(^|[ (])/[A-Za-z0-9._/-]+' | sed 's/^[ (]//; s/[.]$//'
+}
+
+# A page as plain text: no formatting, one paragraph a line (no breaks, so
+# no hyphenation), hyphens and minus signs as ASCII.
+render() {
+	LC_ALL=C groff -man -Tutf8 -rLL=4000n -P-c -P-b -P-u "$1" 2> /dev/null |
+		LC_ALL=C sed 's/.\x08//g; s/\xe2\x80\x90/-/g; s/\xe2\x80\x91/-/g; s/\xe2\x88\x92/-/g'
+}
+
+# The words of stdin that the text file $1 lacks as whole words.
+missing_words() {
+	local w re
+	while read -r w; do
+		[ -n "$w" ] || continue
+		re=$(printf '%s' "$w" | sed 's/[][\.*^$+?(){}|/]/\\&/g')
+		grep -qE -- "(^|[^A-Za-z0-9_-])$re(\$|[^A-Za-z0-9_-])" "$1" || printf '%s ' "$w"
+	done
+}
+
+# check_words PAGE WHAT: stdin holds the words PAGE must name.
+check_words() {
+	local page=$MAN/$1 miss
+	if [ ! -f "$page" ]; then
+		result "$1 $2" 1 "no page $page"
+		return
+	fi
+	render "$page" > "$TMP/page.txt"
+	miss=$(missing_words "$TMP/page.txt")
+	[ -z "$miss" ]
+	result "$1 $2" $? "missing: ${miss% }"
+}
+
+# --- every page renders cleanly and has the sections a page needs --------------
+have_man=1
+for tool in man groff; do
+	command -v $tool > /dev/null || have_man=0
+done
+pages=$(ls $MAN/*.[1-8] 2> /dev/null)
+[ -n "$pages" ] || result "pages exist in $MAN" 1 "none found"
+for page in $pages; do
+	name=$(basename "$page")
+	if [ $have_man = 0 ]; then
+		result "$name renders without warnings (man --warnings, groff -ww)" 1 \
+			"man-db or groff is not installed"
+		continue
+	fi
+	warn=$( { LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" > /dev/null
+		groff -man -ww -z "$page"; } 2>&1 | head -n 3 | tr '\n' ' ')
+	[ -z "$warn" ]
+	result "$name renders without warnings (man --warnings, groff -ww)" $? "$warn"
+
+	render "$page" > "$TMP/page.txt"
+	why=
+	for sect in NAME SYNOPSIS DESCRIPTION EXAMPLES "SEE ALSO"; do
+		grep -qx "$sect" "$TMP/page.txt" || why="$why no $sect;"
+	done
+	# Every rocectl page it refers to exists: rocectl-qp(8) is rocectl-qp.8.
+	while read -r ref; do
+		file=${ref%(*}.${ref//[^1-8]/}
+		[ -f "$MAN/$file" ] || why="$why $ref has no page;"
+	done < <(grep -oE 'rocectl[a-z.-]*\([1-8]\)' "$TMP/page.txt" | sort -u)
+	why=${why# }
+	[ -z "$why" ]
+	result "$name has NAME, SYNOPSIS, DESCRIPTION, EXAMPLES, SEE ALSO; its rocectl references exist" $? "${why%;}"
+done
+
+# --- the pages against the tool ----------------------------------------------------
+# A copy: one and the same tool for every question, even if it is rebuilt meanwhile.
+if ! tool=$(command -v "$ROCECTL") || ! cp "$tool" "$TMP/rocectl" 2> /dev/null; then
+	result "the tool to check against exists" 1 "no $ROCECTL: make -C user"
+	exit 1
+fi
+ROCECTL=$TMP/rocectl
+if ! top=$(cd "$TMP" && timeout 10 "$ROCECTL" help < /dev/null 2>&1); then
+	result "rocectl help answers" 1 "$(printf '%s' "$top" | head -n 2 | tr '\n' ' ')"
+	exit 1
+fi
+
+# OBJECT := { dev | qp | ... }, OPTIONS := { -j[son] | ... }
+objects=$(printf '%s\n' "$top" | sed -n 's/.*OBJECT := {\(.*\)}.*/\1/p' | tr -d '|')
+options=$(printf '%s\n' "$top" | sed -n 's/.*OPTIONS := {\(.*\)}.*/\1/p' | tr -d '|')
+if [ -z "$objects" ] || [ -z "$options" ]; then
+	result "rocectl help lists objects and options" 1 "no OBJECT := or OPTIONS := line"
+fi
+
+# rocectl.8: every object (and the page of each that has commands), every
+# option short and long (-j[son]: -j and --json).
+{
+	for o in $objects; do
+		echo "$o"
+		[ "$o" != help ] && tool_help "$o" > /dev/null && echo "rocectl-$o"
+	done
+	for opt in $options; do
+		short=${opt%%[*}
+		echo "$short"
+		case $opt in
+		*\[*\]) rest=${opt#*[}; echo "-$short${rest%]}" ;;
+		esac
+	done
+} | check_words rocectl.8 "names every object and option the tool accepts"
+
+# The exit statuses "rocectl help" lists: in rocectl.8's EXIT STATUS.
+codes=$(printf '%s\n' "$top" | sed -n '/Exit status:/,$p' | grep -oE '(^|[ :,])[0-9]+ [a-z]' | grep -oE '[0-9]+')
+if [ -f $MAN/rocectl.8 ]; then
+	render $MAN/rocectl.8 | awk '$0 == "EXIT STATUS" { on = 1; next } /^[A-Z]/ { on = 0 } on' > "$TMP/exit.txt"
+	miss=$(printf '%s\n' "$codes" | missing_words "$TMP/exit.txt")
+	[ -n "$codes" ] && [ -z "$miss" ]
+	result "rocectl.8 EXIT STATUS gives every exit status rocectl help lists" $? \
+		"${codes:+missing: }${miss:-rocectl help lists none}"
+fi
+
+# Each object with commands: its page names every command, keyword and value
+# of "rocectl OBJECT help". apply is checked even before the tool has it.
+for o in $(tr -s ' ' '\n' <<< "$objects apply" | awk '!seen[$0]++'); do
+	[ "$o" = help ] && continue
+	if help=$(tool_help "$o"); then
+		{ printf '%s\n' "$help" | grammar_words; printf '%s\n' "$help" | help_paths; } |
+			check_words "rocectl-$o.8" "names every $o command, keyword and value the tool accepts"
+	elif [ "$o" = apply ]; then
+		{ printf '%s\n' "$APPLY_FALLBACK_HELP" | grammar_words
+		  printf '%s\n' "$APPLY_FALLBACK_HELP" | help_paths
+		  tr -s ' \n' '\n' <<< "$APPLY_FALLBACK_WORDS"; } |
+			check_words rocectl-apply.8 "names every word of apply's specified grammar (rocectl apply help does not answer yet)"
+	fi
+done
+
+# rocectl.conf.5: the grammar of the commands a policy line may hold.
+if wd=$(tool_help watchdog); then
+	{ printf '%s\n' "$wd" | grammar_words "$CONF_COMMANDS"; echo /etc/rocectl/rocectl.conf; } |
+		check_words rocectl.conf.5 "names every keyword and value of watchdog ${CONF_COMMANDS// /, }, as policy lines take them"
+fi
+
+exit $status

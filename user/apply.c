@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocectl apply: the persistent policy. Each line of the file is a command
+ * line without the leading "rocectl"; only commands that configure the
+ * module are allowed. A bad line is reported as FILE:LINE and the next one
+ * is tried anyway, so one typo cannot leave a fleet unprotected.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "output.h"
+#include "rocectl.h"
+#include "utils.h"
+
+#define POLICY_FILE	"/etc/rocectl/rocectl.conf"
+#define MAX_WORDS	64
+
+struct apply_count {
+	unsigned int applied, failed, skipped;
+	int status;	/* exit status of the first failing line */
+};
+
+/* Splits line in place at blanks, up to '#'; the number of words or -1. */
+static int split_words(char *line, char **words)
+{
+	char *save, *w;
+	int n = 0;
+
+	line[strcspn(line, "#\r\n")] = '\0';
+	for (w = strtok_r(line, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (n == MAX_WORDS)
+			return -1;
+		words[n++] = w;
+	}
+	return n;
+}
+
+/* The dev argument of a policy line, or NULL. */
+static const char *line_dev(int n, char **words)
+{
+	int i;
+
+	for (i = 2; i + 1 < n; i++)
+		if (!strcmp(words[i], "dev"))
+			return words[i + 1];
+	return NULL;
+}
+
+static int run_line(struct rocectl *rc, int n, char **words)
+{
+	const struct cmd *obj = n ? rocectl_object(words[0]) : NULL;
+	int saved_argc = rc->argc, ret;
+	char **saved_argv = rc->argv;
+
+	if (!obj || obj->fn != cmd_watchdog || n < 2 || !wd_changes_config(words[1])) {
+		pr_err("Error: only \"watchdog set\", \"watchdog del\" and \"watchdog big-red-switch\" may appear in a policy file.\n");
+		return EXIT_USAGE;
+	}
+	rc->argc = n;
+	rc->argv = words;
+	arg_next(rc);
+	ret = obj->fn(rc);
+	rc->argc = saved_argc;
+	rc->argv = saved_argv;
+	return ret;
+}
+
+static int apply_file(struct rocectl *rc, const char *path, FILE *f,
+		      const char *only_dev, struct apply_count *cnt)
+{
+	char *line = NULL, *words[MAX_WORDS], where[512];
+	unsigned int lineno = 0;
+	size_t cap = 0;
+	int n, ret;
+
+	while (getline(&line, &cap, f) >= 0) {
+		lineno++;
+		snprintf(where, sizeof(where), "%s:%u", path, lineno);
+		err_where = where;
+		n = split_words(line, words);
+		if (n == 0)
+			continue;
+		if (n < 0) {
+			pr_err("Error: more than %d words on one line.\n", MAX_WORDS);
+			ret = EXIT_USAGE;
+		} else if (only_dev && (!line_dev(n, words) ||
+					strcmp(line_dev(n, words), only_dev))) {
+			cnt->skipped++;
+			continue;
+		} else {
+			ret = run_line(rc, n, words);
+		}
+		if (ret == EXIT_OK) {
+			cnt->applied++;
+			continue;
+		}
+		cnt->failed++;
+		if (!cnt->status)
+			cnt->status = ret;
+		/* Without the module no later line can succeed: say it once. */
+		if (ret == EXIT_NO_MODULE)
+			break;
+	}
+	err_where = NULL;
+	free(line);
+	if (ferror(f)) {
+		pr_err("Error: reading %s: %s.\n", path, strerror(errno));
+		return EXIT_FAILED;
+	}
+	return EXIT_OK;
+}
+
+static int apply_help(void)
+{
+	printf("Usage: rocectl apply [ FILE ] [ dev DEV ]\n"
+	       "Runs each line of FILE (default " POLICY_FILE ") as a rocectl\n"
+	       "command: watchdog set, watchdog del or watchdog big-red-switch, '#'\n"
+	       "comments. dev DEV applies only the lines naming DEV (hot-plug).\n"
+	       "A failing line does not stop the others (a missing module does).\n"
+	       "Exits with the status of the first failing line.\n");
+	return EXIT_OK;
+}
+
+int cmd_apply(struct rocectl *rc)
+{
+	const char *path = POLICY_FILE, *only_dev = NULL, *w;
+	struct apply_count cnt = { 0 };
+	FILE *f;
+	int err;
+
+	w = arg_peek(rc);
+	if (w && !strcmp(w, "help"))
+		return apply_help();
+	if (w && strcmp(w, "dev")) {
+		path = arg_next(rc);
+		w = arg_peek(rc);
+	}
+	if (w && !strcmp(w, "dev")) {
+		arg_next(rc);
+		only_dev = arg_next(rc);
+		if (!only_dev || !*only_dev) {
+			pr_err("Error: dev needs a netdev or RDMA device name.\n");
+			return EXIT_USAGE;
+		}
+	}
+	err = args_done(rc);
+	if (err)
+		return err;
+
+	f = fopen(path, "r");
+	if (!f) {
+		pr_err("Error: cannot open the policy file %s: %s.\n", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	err = apply_file(rc, path, f, only_dev, &cnt);
+	fclose(f);
+
+	out_open_object(NULL);
+	out_str("file", "%s: ", path);
+	out_uint("applied", "%" PRIu64 " applied, ", cnt.applied);
+	out_uint("failed", "%" PRIu64 " failed", cnt.failed);
+	if (only_dev) {
+		out_str("dev", " (lines naming %s", only_dev);
+		out_uint("skipped", "; %" PRIu64 " others skipped)", cnt.skipped);
+	}
+	out_text("\n");
+	out_close_object();
+	return err ? err : cnt.status;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Error messages on stderr. While a policy file is applied, each line of a
+ * message starts with "FILE:LINE: " so the operator can find the culprit.
+ */
+#ifndef ROCECTL_ERRORS_H
+#define ROCECTL_ERRORS_H
+
+#include <stdio.h>
+
+/* "FILE:LINE" of the policy line being applied, or NULL. */
+extern const char *err_where;
+
+/* Writes the "FILE:LINE: " prefix to f when a policy line is applied. */
+void err_prefix(FILE *f);
+
+/* fprintf(stderr, ...) behind the prefix. */
+void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
