@@ -64,6 +64,9 @@ void rm5_pfcc_set_pfc(u32 *in, u8 local_port, const struct rm5_pfcc *cur,
 		MLX5_SET(pfcc_reg, in, pprx_mask_n, 1);
 		MLX5_SET(pfcc_reg, in, ppan_mask_n, 1);
 	} else {
+		/* The PFC bits change only where prio_mask says so: all. */
+		MLX5_SET_TO_ONES(pfcc_reg, in, prio_mask_tx);
+		MLX5_SET_TO_ONES(pfcc_reg, in, prio_mask_rx);
 		MLX5_SET(pfcc_reg, in, pptx, cur->pptx);
 		MLX5_SET(pfcc_reg, in, pprx, cur->pprx);
 	}

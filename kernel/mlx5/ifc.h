@@ -38,8 +38,9 @@ void rm5_pfcc_decode(const u32 *out, struct rm5_pfcc *p);
 /*
  * A PFCC write that changes the PFC bits in tx_mask/rx_mask only. With
  * masks (the PCAM pfcc_mask feature) the NIC leaves every other priority,
- * global pause and the stall watermarks alone; without, the whole of both
- * masks and global pause are written, from cur.
+ * global pause and the stall watermarks alone; without, prio_mask selects
+ * every priority and the whole of both masks and global pause are written,
+ * from cur.
  */
 void rm5_pfcc_set_pfc(u32 *in, u8 local_port, const struct rm5_pfcc *cur,
 		      u8 tx_en, u8 rx_en, u8 tx_mask, u8 rx_mask, bool masks);

@@ -63,6 +63,9 @@ static void *rm5_attach(struct net_device *ndev)
 			   MLX5_CAP_PCAM_REG(mdev, ppcnt);
 	priv->port.pfcc_mask = MLX5_CAP_GEN(mdev, pcam_reg) &&
 			       MLX5_CAP_PCAM_FEATURE(mdev, pfcc_mask);
+	/* As mlx5e reports the stall events: both capabilities. */
+	priv->port.stall_detect = priv->port.pfcc_mask &&
+				  MLX5_CAP_DEBUG(mdev, stall_detect);
 	if (!priv->port.ppcnt) {
 		/* No live counters: the generic view is all there is. */
 		netdev_info(ndev, "rocectl_mlx5: no PPCNT register, not claimed\n");

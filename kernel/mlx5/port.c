@@ -41,6 +41,12 @@ int rm5_read(const struct rm5_port *port, struct rocectl_be_sample *s)
 		s->pause_us[ROCECTL_BE_TX][prio] = c.tx_pause_us;
 		s->pkts[ROCECTL_BE_RX][prio] = c.rx_frames;
 		s->pkts[ROCECTL_BE_TX][prio] = c.tx_frames;
+		/* The port's stall events are kept in priority 0's set. */
+		if (prio == 0 && port->stall_detect) {
+			s->stall_known = true;
+			s->stall_events[0] = c.stall_minor;
+			s->stall_events[1] = c.stall_critical;
+		}
 	}
 	err = rm5_pfcc_read(port, &pfcc);
 	if (err)

@@ -21,6 +21,7 @@ struct rm5_port {
 	/* Capabilities, from the device's PCAM as firmware reports them. */
 	bool ppcnt;		/* PPCNT register */
 	bool pfcc_mask;		/* PFCC per-field masks */
+	bool stall_detect;	/* stall prevention and its event counters */
 };
 
 int rm5_read(const struct rm5_port *port, struct rocectl_be_sample *s);

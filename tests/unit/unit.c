@@ -19,6 +19,7 @@
 #include "rocectl.h"
 #include "utils.h"
 #include "bth_test.h"
+#include "mlx5/mlx5_test.h"
 
 static int failed;
 
@@ -335,5 +336,6 @@ int main(void)
 	test_dev_malformed();
 	test_errors();
 	test_dispatch();
+	failed += mlx5_tests();
 	return failed ? 1 : 0;
 }
