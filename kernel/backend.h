@@ -15,6 +15,7 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+struct ib_device;
 struct module;
 struct net_device;
 
@@ -22,12 +23,43 @@ struct net_device;
 #define ROCECTL_BE_RX		0	/* pause received: honoured */
 #define ROCECTL_BE_TX		1	/* pause sent: generated */
 
+/* A named value: a congestion control parameter or counter. */
+struct rocectl_cong_value {
+	const char *name;	/* the backend's, static */
+	u64 value;
+};
+
+#define ROCECTL_CONG_MAX	32
+
+/* Why a congestion control change was refused: rocectl.ko says it. */
+enum rocectl_cong_why {
+	ROCECTL_CONG_WHY_NONE,
+	ROCECTL_CONG_WHY_NOT_ALLOWED,	/* the firmware does not allow changes */
+	ROCECTL_CONG_WHY_UNKNOWN,	/* no such parameter */
+	ROCECTL_CONG_WHY_RANGE,		/* value out of the parameter's range */
+	ROCECTL_CONG_WHY_CONFLICT,	/* two parameters that exclude each other */
+	ROCECTL_CONG_WHY_FIRMWARE,	/* the firmware refused */
+	ROCECTL_CONG_WHY_PORT,		/* the backend does not know that port */
+};
+
+/* An RDMA port's congestion control, as far as the firmware tells it. */
+struct rocectl_cong_info {
+	int nparams, nstats;
+	struct rocectl_cong_value params[ROCECTL_CONG_MAX];
+	struct rocectl_cong_value stats[ROCECTL_CONG_MAX];
+	bool status_known;
+	u8 rp_enabled, np_enabled;	/* bit per priority */
+};
+
 /* One reading of a port's per-priority pause counters and PFC masks. */
 struct rocectl_be_sample {
 	u64 frames[2][ROCECTL_BE_NPRIO];	/* pause frames */
 	u64 pause_us[2][ROCECTL_BE_NPRIO];	/* time paused */
 	u64 pkts[2][ROCECTL_BE_NPRIO];		/* data frames */
 	u8 pfc_en[2];				/* per direction */
+	/* The NIC's stall prevention events: warnings, errors. */
+	bool stall_known;
+	u64 stall_events[2];
 };
 
 struct rocectl_backend {
@@ -41,6 +73,19 @@ struct rocectl_backend {
 	int (*get_pfc)(void *priv, u8 en[2]);
 	/* New PFC masks: only the priorities in mask[d] change in direction d. */
 	int (*set_pfc)(void *priv, const u8 en[2], const u8 mask[2]);
+	/*
+	 * Congestion control of an RDMA device's port (optional): whether the
+	 * device is this backend's, reading it, and changing parameters (all
+	 * checked before any is written; on error, *why says what is wrong,
+	 * an enum rocectl_cong_why, and *bad which value, or -1).
+	 * Called with the device registered, in process context, without
+	 * rtnl_lock.
+	 */
+	bool (*ib_claims)(struct ib_device *ibdev);
+	int (*cong_get)(struct ib_device *ibdev, u32 port, struct rocectl_cong_info *c);
+	int (*cong_set)(struct ib_device *ibdev, u32 port,
+			const struct rocectl_cong_value *v, int n,
+			int *bad, int *why);
 	struct list_head list;	/* rocectl.ko's */
 };
 

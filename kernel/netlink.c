@@ -57,6 +57,7 @@ static const struct nla_policy rocectl_wd_set_policy[] = {
 	[ROCECTL_A_WD_INTERVAL_MS] = NLA_POLICY_RANGE(NLA_U32, 10, 1000),
 	[ROCECTL_A_WD_ACTION] = NLA_POLICY_MAX(NLA_U8, ROCECTL_WD_ACTION_FORWARD),
 	[ROCECTL_A_WD_DIRECTION] = NLA_POLICY_MAX(NLA_U8, ROCECTL_WD_DIR_BOTH),
+	[ROCECTL_A_WD_STALL_MS] = { .type = NLA_U16 },
 };
 
 static const struct nla_policy rocectl_wd_del_policy[] = {
@@ -66,6 +67,19 @@ static const struct nla_policy rocectl_wd_del_policy[] = {
 
 static const struct nla_policy rocectl_wd_get_policy[] = {
 	ROCECTL_WD_TARGET_POLICY,
+};
+
+static const struct nla_policy rocectl_cong_get_policy[] = {
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX },
+	[ROCECTL_A_CONG_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
+};
+
+static const struct nla_policy rocectl_cong_set_policy[] = {
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX },
+	[ROCECTL_A_CONG_PARAM] = { .type = NLA_NESTED },
+	[ROCECTL_A_CONG_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
 };
 
 static const struct nla_policy rocectl_wd_brs_policy[] = {
@@ -314,6 +328,19 @@ static const struct genl_ops rocectl_genl_ops[] = {
 		.doit = rocectl_nl_wd_brs_doit,
 		.policy = rocectl_wd_brs_policy,
 		.maxattr = ARRAY_SIZE(rocectl_wd_brs_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = ROCECTL_CMD_CONG_GET,
+		.doit = rocectl_nl_cong_get_doit,
+		.policy = rocectl_cong_get_policy,
+		.maxattr = ARRAY_SIZE(rocectl_cong_get_policy) - 1,
+	},
+	{
+		.cmd = ROCECTL_CMD_CONG_SET,
+		.doit = rocectl_nl_cong_set_doit,
+		.policy = rocectl_cong_set_policy,
+		.maxattr = ARRAY_SIZE(rocectl_cong_set_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

@@ -170,6 +170,8 @@ int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info);
 int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info);
 int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int rocectl_nl_wd_brs_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_cong_get_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_cong_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* watchdog.c: the PFC storm watchdog. */
 int rocectl_wd_init(void);

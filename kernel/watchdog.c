@@ -369,6 +369,14 @@ static void rocectl_wd_poll(struct work_struct *work)
 			}
 		}
 	}
+	/* The NIC's own stall prevention acted: say so. */
+	for (d = 0; d < 2 && w->have_prev && w->layout.stall_known; d++) {
+		u64 n = rocectl_delta(cur->stall[d], w->prev.stall[d]);
+
+		if (n)
+			rocectl_wd_notify(w, -1, -1, d ? ROCECTL_WD_EV_STALL_ERROR :
+					  ROCECTL_WD_EV_STALL_WARNING, 0, 0, n);
+	}
 	w->prev = *cur;
 	w->prev_time = now;
 	w->have_prev = up;
@@ -460,6 +468,10 @@ void rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios)
 	}
 	if (any && !w->dead)
 		return;
+	/* The NIC's stall prevention as it was before the watch changed it. */
+	if (w->stall_saved && !w->dead && rocectl_wd_set_stall(w->ndev, w->stall_orig))
+		pr_warn("%s: could not set the NIC's stall prevention back to %u ms\n",
+			w->name, w->stall_orig);
 	list_del(&w->list);
 	w->dead = true;
 	rocectl_wd_backend_detach(w);

@@ -23,6 +23,7 @@ struct rocectl_wd_sample {
 	u64 pause_us[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* pause time */
 	u64 pkts[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* data packets */
 	u8 pfc_en[ROCECTL_WD_NDIR];	/* generic DCB: one mask for both */
+	u64 stall[2];			/* NIC stall prevention: warnings, errors */
 };
 
 /* Where in the netdev's ethtool statistics each counter is; -1: absent. */
@@ -30,9 +31,11 @@ struct rocectl_wd_layout {
 	int frames[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
 	int pause_us[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
 	int pkts[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
+	int stall[2];		/* tx_pause_storm_{warning,error}_events */
 	int n_stats;
 	bool duration;		/* pause time for every priority */
 	bool pkts_known;
+	bool stall_known;
 };
 
 /* One priority in one direction. Times are ktime_get_ns() unless _real. */
@@ -78,6 +81,9 @@ struct rocectl_wd {
 	u64 prev_time;
 	bool have_prev;
 	u8 pfc_left[ROCECTL_WD_NDIR];	/* the masks as our last change left them */
+	/* The NIC's stall prevention timeout before we first changed it. */
+	bool stall_saved;
+	u16 stall_orig;
 	struct rocectl_wd_prio p[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
 	bool dead;
 	struct delayed_work poll;
@@ -103,10 +109,17 @@ int rocectl_wd_get_pfc(struct rocectl_wd *w, u8 en[ROCECTL_WD_NDIR]);
 int rocectl_wd_change_pfc(struct rocectl_wd *w, const u8 en[ROCECTL_WD_NDIR],
 			  const u8 mask[ROCECTL_WD_NDIR]);
 bool rocectl_wd_dcb_capable(const struct net_device *ndev);
+int rocectl_wd_get_stall(struct net_device *ndev, u16 *ms);
+int rocectl_wd_set_stall(struct net_device *ndev, u16 ms);
 
 /* backend.c */
 void rocectl_wd_backend_attach(struct rocectl_wd *w);
 void rocectl_wd_backend_detach(struct rocectl_wd *w);
+int rocectl_cong_get(struct ib_device *ibdev, u32 port,
+		     struct rocectl_cong_info *c, const char **backend);
+int rocectl_cong_set(struct ib_device *ibdev, u32 port,
+		     const struct rocectl_cong_value *v, int n,
+		     int *bad, int *why);
 
 /* wd_netlink.c */
 void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,

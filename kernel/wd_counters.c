@@ -69,6 +69,9 @@ void rocectl_wd_layout(struct net_device *ndev, struct rocectl_wd_layout *l)
 				l->pkts_known = false;
 		}
 	}
+	l->stall[0] = rocectl_stat_index(names, n, "%s_pause_storm_warning_events", "tx", 0);
+	l->stall[1] = rocectl_stat_index(names, n, "%s_pause_storm_error_events", "tx", 0);
+	l->stall_known = l->stall[0] >= 0 && l->stall[1] >= 0;
 	l->n_stats = n;
 	kfree(names);
 }
@@ -88,6 +91,9 @@ static int rocectl_wd_read_backend(struct rocectl_wd *w, struct rocectl_wd_sampl
 		memcpy(s->pkts, b->pkts, sizeof(s->pkts));
 		for (d = 0; d < ROCECTL_WD_NDIR; d++)
 			s->pfc_en[d] = b->pfc_en[d];
+		w->layout.stall_known = b->stall_known;
+		s->stall[0] = b->stall_events[0];
+		s->stall[1] = b->stall_events[1];
 	}
 	kfree(b);
 	return err;
@@ -132,8 +138,45 @@ int rocectl_wd_read(struct rocectl_wd *w, struct rocectl_wd_sample *s)
 					data[l->pkts[d][p]] : 0;
 		}
 	}
+	for (d = 0; d < 2; d++)
+		s->stall[d] = data && l->stall[d] >= 0 ? data[l->stall[d]] : 0;
 	kfree(data);
 	return 0;
+}
+
+/*
+ * The NIC's stall prevention (ethtool tunable pfc-prevention-tout): it
+ * stops the NIC sending pause once its receive path has been stalled that
+ * long. -EOPNOTSUPP when the driver has no such tunable.
+ */
+int rocectl_wd_get_stall(struct net_device *ndev, u16 *ms)
+{
+	const struct ethtool_tunable t = {
+		.id = ETHTOOL_PFC_PREVENTION_TOUT,
+		.type_id = ETHTOOL_TUNABLE_U16,
+		.len = sizeof(u16),
+	};
+	const struct ethtool_ops *ops = ndev->ethtool_ops;
+
+	ASSERT_RTNL();
+	if (!ops || !ops->get_tunable || !ops->set_tunable)
+		return -EOPNOTSUPP;
+	return ops->get_tunable(ndev, &t, ms);
+}
+
+int rocectl_wd_set_stall(struct net_device *ndev, u16 ms)
+{
+	const struct ethtool_tunable t = {
+		.id = ETHTOOL_PFC_PREVENTION_TOUT,
+		.type_id = ETHTOOL_TUNABLE_U16,
+		.len = sizeof(u16),
+	};
+	const struct ethtool_ops *ops = ndev->ethtool_ops;
+
+	ASSERT_RTNL();
+	if (!ops || !ops->get_tunable || !ops->set_tunable)
+		return -EOPNOTSUPP;
+	return ops->set_tunable(ndev, &t, &ms);
 }
 
 /* Both PFC masks; through dcbnl they are one and the same. */

@@ -53,6 +53,7 @@ static int rocectl_wd_fill(struct sk_buff *skb, const struct rocectl_wd *w,
 			   u64 window_us, u64 pause_us, u64 frames)
 {
 	void *hdr;
+	u16 stall;
 	int d, p;
 
 	hdr = genlmsg_put(skb, portid, seq, &rocectl_genl_family, flags, cmd);
@@ -82,7 +83,14 @@ static int rocectl_wd_fill(struct sk_buff *skb, const struct rocectl_wd *w,
 	    nla_put_u8(skb, ROCECTL_A_WD_COUNTERS, w->layout.duration ?
 		       ROCECTL_WD_COUNTERS_DURATION : ROCECTL_WD_COUNTERS_FRAMES) ||
 	    nla_put_u8(skb, ROCECTL_A_WD_BRS, rocectl_wd_brs) ||
-	    (w->be && nla_put_string(skb, ROCECTL_A_WD_BACKEND, w->be->name)))
+	    (w->be && nla_put_string(skb, ROCECTL_A_BACKEND, w->be->name)) ||
+	    (!rocectl_wd_get_stall(w->ndev, &stall) &&
+	     nla_put_u16(skb, ROCECTL_A_WD_STALL_MS, stall)) ||
+	    (w->layout.stall_known && w->have_prev &&
+	     (nla_put_u64_64bit(skb, ROCECTL_A_WD_STALL_WARNINGS, w->prev.stall[0],
+				ROCECTL_A_PAD) ||
+	      nla_put_u64_64bit(skb, ROCECTL_A_WD_STALL_ERRORS, w->prev.stall[1],
+				ROCECTL_A_PAD))))
 		goto cancel;
 	for (d = 0; d < ROCECTL_WD_NDIR; d++)
 		for (p = 0; p < ROCECTL_WD_NPRIO; p++)
@@ -189,10 +197,31 @@ static u32 rocectl_attr_u32(struct nlattr **a, int type, u32 def)
 	return a[type] ? nla_get_u32(a[type]) : def;
 }
 
+/* 0 (off), 0xffff (auto) or 80..8000 ms, on a NIC that has it. */
+static int rocectl_wd_stall_check(struct net_device *ndev, const struct nlattr *attr,
+				  struct netlink_ext_ack *extack)
+{
+	u16 ms = nla_get_u16(attr), cur;
+
+	if (ms != PFC_STORM_PREVENTION_DISABLE && ms != PFC_STORM_PREVENTION_AUTO &&
+	    (ms < 80 || ms > 8000)) {
+		ROCECTL_ERR_ATTR(extack, attr,
+				 "the stall prevention timeout is off (0), auto (65535) or 80..8000 ms");
+		return -ERANGE;
+	}
+	if (rocectl_wd_get_stall(ndev, &cur)) {
+		ROCECTL_ERR_ATTR(extack, attr,
+				 "the NIC has no stall prevention (ethtool tunable pfc-prevention-tout)");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	u32 detect, restore, interval;
+	u16 stall_orig = 0;
 	struct net_device *ndev;
 	int ifindex;
 	struct rocectl_wd *w;
@@ -226,6 +255,12 @@ int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 
+	if (a[ROCECTL_A_WD_STALL_MS]) {
+		err = rocectl_wd_stall_check(ndev, a[ROCECTL_A_WD_STALL_MS], info->extack);
+		if (err)
+			goto out;
+	}
+
 	/* Check the settings as they will be, before anything changes. */
 	detect = rocectl_attr_u32(a, ROCECTL_A_WD_DETECT_MS, w ? w->detect_ms : 200);
 	restore = rocectl_attr_u32(a, ROCECTL_A_WD_RESTORE_MS, w ? w->restore_ms : 400);
@@ -238,13 +273,30 @@ int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 
+	/* The one setting the NIC may refuse: first, while nothing changed. */
+	if (a[ROCECTL_A_WD_STALL_MS]) {
+		err = rocectl_wd_get_stall(ndev, &stall_orig);
+		if (!err)
+			err = rocectl_wd_set_stall(ndev, nla_get_u16(a[ROCECTL_A_WD_STALL_MS]));
+		if (err) {
+			ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_WD_STALL_MS],
+					 "the driver refused the stall prevention timeout");
+			goto out;
+		}
+	}
 	if (!w) {
 		w = rocectl_wd_create(ndev);
 		if (!w) {
+			if (a[ROCECTL_A_WD_STALL_MS])
+				rocectl_wd_set_stall(ndev, stall_orig);
 			err = -ENOMEM;
 			goto out;
 		}
 		created = true;
+	}
+	if (a[ROCECTL_A_WD_STALL_MS] && !w->stall_saved) {
+		w->stall_saved = true;
+		w->stall_orig = stall_orig;
 	}
 	w->detect_ms = detect;
 	w->restore_ms = restore;

@@ -5,7 +5,8 @@
  * live per-priority pause counters (PPCNT, not the cached values
  * mlx5e's ieee_getpfc returns) and PFC per direction (PFCC), so that
  * "forward" stops honouring received pause without stopping our own and
- * without the link toggle mlx5e's ieee_setpfc does.
+ * without the link toggle mlx5e's ieee_setpfc does. For mlx5 RDMA devices
+ * it reads and sets DCQCN (cong.c).
  *
  * A separate module because the firmware access it needs is exported by
  * mlx5_core only to modules that link against it.
@@ -15,8 +16,10 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/mlx5/driver.h>
+#include <rdma/ib_verbs.h>
 #include <rocectl_version.h>
 #include "../backend.h"
+#include "cong.h"
 #include "port.h"
 
 struct rm5_priv {
@@ -31,17 +34,80 @@ static int rm5_access_reg(void *ctx, u32 *in, int inlen, u32 *out, int outlen,
 }
 
 /*
- * mlx5e gives its netdev the PCI function's device as parent, and
- * mlx5_core keeps its mlx5_core_dev as that device's driver data.
+ * mlx5e and mlx5_ib give their netdev and ib_device the PCI function's
+ * device as parent, and mlx5_core keeps its mlx5_core_dev as that
+ * device's driver data.
  */
-static struct mlx5_core_dev *rm5_mdev(struct net_device *ndev)
+static struct mlx5_core_dev *rm5_parent_mdev(struct device *parent)
 {
-	struct device *parent = ndev->dev.parent;
-
 	if (!parent || !dev_is_pci(parent) || !parent->driver ||
 	    strcmp(parent->driver->name, "mlx5_core"))
 		return NULL;
 	return pci_get_drvdata(to_pci_dev(parent));
+}
+
+static struct mlx5_core_dev *rm5_mdev(struct net_device *ndev)
+{
+	return rm5_parent_mdev(ndev->dev.parent);
+}
+
+static struct mlx5_core_dev *rm5_ib_mdev(struct ib_device *ibdev)
+{
+	if (ibdev->ops.driver_id != RDMA_DRIVER_MLX5)
+		return NULL;
+	return rm5_parent_mdev(ibdev->dev.parent);
+}
+
+static int rm5_exec(void *ctx, void *in, int inlen, void *out, int outlen)
+{
+	return mlx5_cmd_exec(ctx, in, inlen, out, outlen);
+}
+
+static int rm5_lag_cong_stats(void *ctx, u64 *values, int n, size_t *offsets)
+{
+	return mlx5_lag_query_cong_counters(ctx, values, n, offsets);
+}
+
+static void rm5_cong_dev(struct mlx5_core_dev *mdev, struct rm5_cong_dev *d)
+{
+	d->exec = rm5_exec;
+	d->stats = rm5_lag_cong_stats;
+	d->ctx = mdev;
+	d->query_allowed = MLX5_CAP_GEN(mdev, cc_query_allowed);
+	d->modify_allowed = MLX5_CAP_GEN(mdev, cc_modify_allowed);
+}
+
+static bool rm5_ib_claims(struct ib_device *ibdev)
+{
+	return rm5_ib_mdev(ibdev);
+}
+
+/* Each port of a ConnectX is a PCI function of its own: port 1. */
+static int rm5_be_cong_get(struct ib_device *ibdev, u32 port,
+			   struct rocectl_cong_info *c)
+{
+	struct mlx5_core_dev *mdev = rm5_ib_mdev(ibdev);
+	struct rm5_cong_dev d;
+
+	if (!mdev || port != 1)
+		return -EOPNOTSUPP;
+	rm5_cong_dev(mdev, &d);
+	return rm5_cong_get(&d, c);
+}
+
+static int rm5_be_cong_set(struct ib_device *ibdev, u32 port,
+			   const struct rocectl_cong_value *v, int n,
+			   int *bad, int *why)
+{
+	struct mlx5_core_dev *mdev = rm5_ib_mdev(ibdev);
+	struct rm5_cong_dev d;
+
+	*bad = -1;
+	*why = ROCECTL_CONG_WHY_PORT;
+	if (!mdev || port != 1)
+		return -EOPNOTSUPP;
+	rm5_cong_dev(mdev, &d);
+	return rm5_cong_set(&d, v, n, bad, why);
 }
 
 static void *rm5_attach(struct net_device *ndev)
@@ -103,6 +169,9 @@ static struct rocectl_backend rm5_backend = {
 	.read = rm5_be_read,
 	.get_pfc = rm5_be_get_pfc,
 	.set_pfc = rm5_be_set_pfc,
+	.ib_claims = rm5_ib_claims,
+	.cong_get = rm5_be_cong_get,
+	.cong_set = rm5_be_cong_set,
 };
 
 static int __init rm5_init(void)

@@ -235,6 +235,50 @@ echo "3 0" > $SIM/sim0/tx_storm
 rc watchdog set dev sim0 direction rx
 log_test "a sent-pause storm is detected (direction tx); an RDMA device names its port's netdev"
 
+# --- the NIC's own stall prevention (pfc-prevention-tout) ------------------------------------
+tout() { awk '/^port pfc_prevention_tout/ {print $3}' $SIM/$1/state; }
+check_eq "$(tout sim0)" 0 "stall prevention before"
+rc watchdog set dev sim0 nic-stall-prevention 200 || fail "set nic-stall-prevention 200"
+check_eq "$(tout sim0) $(rc -j watchdog show dev sim0 | jq -c '.[0].nic_stall_prevention_ms')" "200 200" "NIC and show"
+rc watchdog set dev sim0 nic-stall-prevention auto && check_eq "$(tout sim0)" 100 "auto"
+rc watchdog set dev sim0 nic-stall-prevention 200
+w=$(events sim0 nic-stall-warning)
+e=$(events sim0 nic-stall-error)
+echo "3 1000" > $SIM/sim0/tx_storm
+wait_events sim0 nic-stall-error "" 5000 $((e + 1)) || fail "no nic-stall-error event"
+check_eq "$(events sim0 nic-stall-warning)" $((w + 1)) "warning events"
+check_eq "$(rc -j watchdog show dev sim0 | jq -c '[.[0].nic_stall_warnings, .[0].nic_stall_errors]')" "[1,1]" "stall counters"
+echo "3 0" > $SIM/sim0/tx_storm
+log_test "nic-stall-prevention: set on the NIC, shown; its warning and error reported as events and counted"
+
+bad_stall() {	# bad_stall EXIT REGEX ARGS...
+	local want=$1 re=$2 out code
+	shift 2
+	out=$("$ROCECTL" watchdog set "$@" 2>&1); code=$?
+	check_eq "$code" "$want" "exit of $*"
+	check_match "$out" "$re" "message of $*"
+}
+bad_stall 2 "nic-stall-prevention is off, auto or 80..8000" dev sim0 nic-stall-prevention 79
+bad_stall 2 "nic-stall-prevention is off, auto or 80..8000" dev sim0 nic-stall-prevention 8001
+echo 1 > $SIM/sim0/fail_set_tunable
+bad_stall 4 "the driver refused the stall prevention timeout" dev sim0 nic-stall-prevention 300
+echo 1 > $SIM/sim3/fail_set_tunable
+bad_stall 4 "the driver refused" dev sim3 prio 3 nic-stall-prevention 300
+check_eq "$(rc -j watchdog show | jq -c '[.[].ifname]' | grep -c sim3)" 0 "watch created despite the refusal"
+echo 0 > $SIM/sim3/fail_set_tunable
+echo 1 > $SIM/sim3/tunable_unsupported
+bad_stall 4 "the NIC has no stall prevention" dev sim3 prio 3 nic-stall-prevention 300
+echo 0 > $SIM/sim3/tunable_unsupported
+check_eq "$(tout sim0) $(tout sim3)" "200 0" "stall prevention after refusals"
+log_test "nic-stall-prevention: out of range, a refusing driver, a NIC without it: clear errors, nothing changed"
+
+# Deleting the watch gives the NIC back the timeout it had before.
+rc watchdog set dev sim3 prio 3 nic-stall-prevention 500 || fail "sim3"
+check_eq "$(tout sim3)" 500 "sim3 set"
+rc watchdog del dev sim3 || fail "del sim3"
+check_eq "$(tout sim3)" 0 "sim3 after del"
+log_test "nic-stall-prevention: set back to the NIC's own value when the watch is deleted"
+
 # --- bad input changes nothing -------------------------------------------------------------
 rc -j watchdog show > "$W/before.json"
 pfc0=$(pfc sim0)
@@ -295,6 +339,7 @@ busywait 5000 eval '[ "$(pfc sim0)" = "[4]" ]' || fail "not forwarded before unl
 kill %1 2>/dev/null
 module_unload || fail "unload during a storm"
 check_eq "$(pfc sim0)" "[3,4]" "PFC after unloading during a storm"
+check_eq "$(tout sim0)" 0 "stall prevention after unload"
 storm sim0 3 0
 log_test "unload during a storm sets PFC back; a watched netdev that goes away is dropped"
 

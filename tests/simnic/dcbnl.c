@@ -51,7 +51,7 @@ static int simnic_ieee_setpfc(struct net_device *dev, struct ieee_pfc *pfc)
 	}
 	/* Count what happened under the old setting first. */
 	simnic_pfc_sync(pair);
-	port->pfc_en = pfc->pfc_en;
+	simnic_pfc_set_en(port, pfc->pfc_en);
 	spin_unlock_bh(&pair->lock);
 
 	port->pfc_mbc = pfc->mbc;

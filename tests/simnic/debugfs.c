@@ -11,11 +11,14 @@
  *   <ifname>/xon            "PRIO RATE": XON frames received, frames/s
  *   <ifname>/link_flap      "N": carrier off and on again N times
  *   <ifname>/fail_setpfc    "N": fail the next N setpfc, -1 always
+ *   <ifname>/fail_set_tunable "N": fail the next N set_tunable, -1 always
+ *   <ifname>/tunable_unsupported "0|1": no stall prevention (-EOPNOTSUPP)
  *   <ifname>/state          one line per priority (read only)
  * Bad input is refused with -EINVAL and changes nothing.
  */
 
 #include <linux/ctype.h>
+#include <linux/ethtool.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
@@ -110,7 +113,7 @@ static ssize_t simnic_rate_write(struct file *file, const char __user *ubuf,
 		sp->rx_rate = v[1];
 		break;
 	case SIMNIC_TX_STORM:
-		sp->tx_rate = v[1];
+		simnic_tx_storm_set(port, v[0], v[1]);
 		break;
 	case SIMNIC_XON:
 		sp->xon_rate = v[1];
@@ -183,8 +186,14 @@ static ssize_t simnic_flap_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
+/* A failure counter: >0 fail that many calls, -1 always, 0 never. */
+static int *simnic_fail_knob(struct simnic_port *port, bool tunable)
+{
+	return tunable ? &port->fail_tunable : &port->fail_setpfc;
+}
+
 static ssize_t simnic_fail_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
+				 size_t count, bool tunable)
 {
 	struct simnic_port *port = simnic_file_port(file);
 	char buf[SIMNIC_INPUT_MAX];
@@ -199,22 +208,92 @@ static ssize_t simnic_fail_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 
 	spin_lock_bh(&port->pair->lock);
-	port->fail_setpfc = n;
+	*simnic_fail_knob(port, tunable) = n;
 	spin_unlock_bh(&port->pair->lock);
 	return count;
 }
 
 static ssize_t simnic_fail_read(struct file *file, char __user *ubuf,
-				size_t count, loff_t *ppos)
+				size_t count, loff_t *ppos, bool tunable)
 {
 	struct simnic_port *port = simnic_file_port(file);
 	char buf[16];
 	int len, n;
 
 	spin_lock_bh(&port->pair->lock);
-	n = port->fail_setpfc;
+	n = *simnic_fail_knob(port, tunable);
 	spin_unlock_bh(&port->pair->lock);
 	len = scnprintf(buf, sizeof(buf), "%d\n", n);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t simnic_fail_setpfc_write(struct file *file,
+					const char __user *ubuf, size_t count,
+					loff_t *ppos)
+{
+	return simnic_fail_write(file, ubuf, count, false);
+}
+
+static ssize_t simnic_fail_setpfc_read(struct file *file, char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	return simnic_fail_read(file, ubuf, count, ppos, false);
+}
+
+static ssize_t simnic_fail_tunable_write(struct file *file,
+					 const char __user *ubuf, size_t count,
+					 loff_t *ppos)
+{
+	return simnic_fail_write(file, ubuf, count, true);
+}
+
+static ssize_t simnic_fail_tunable_read(struct file *file, char __user *ubuf,
+					size_t count, loff_t *ppos)
+{
+	return simnic_fail_read(file, ubuf, count, ppos, true);
+}
+
+/*
+ * 1: a NIC without stall prevention. The tunable reports -EOPNOTSUPP
+ * and prevention is off (timeout 0, as after a reload); 0: it has it.
+ */
+static ssize_t simnic_no_tunable_write(struct file *file,
+				       const char __user *ubuf, size_t count,
+				       loff_t *ppos)
+{
+	struct simnic_port *port = simnic_file_port(file);
+	struct simnic_pair *pair = port->pair;
+	u32 v;
+	int err;
+
+	err = simnic_parse(ubuf, count, &v, 1);
+	if (err)
+		return err;
+	if (v > 1)
+		return -EINVAL;
+
+	spin_lock_bh(&pair->lock);
+	simnic_pfc_sync(pair);
+	port->no_tunable = v;
+	if (v)
+		simnic_stall_set(port, PFC_STORM_PREVENTION_DISABLE);
+	spin_unlock_bh(&pair->lock);
+	simnic_kick(pair);
+	return count;
+}
+
+static ssize_t simnic_no_tunable_read(struct file *file, char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	struct simnic_port *port = simnic_file_port(file);
+	char buf[4];
+	int len;
+	bool v;
+
+	spin_lock_bh(&port->pair->lock);
+	v = port->no_tunable;
+	spin_unlock_bh(&port->pair->lock);
+	len = scnprintf(buf, sizeof(buf), "%d\n", v);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
@@ -237,10 +316,14 @@ static int simnic_state_show(struct seq_file *m, void *v)
 			   sp->rx_period_ms, sp->rx_duty, sp->tx_rate,
 			   sp->xon_rate, skb_queue_len(&sp->held),
 			   sp->held_dropped);
-		seq_printf(m, " rx_pause %llu tx_pause %llu rx_pause_duration %llu tx_pause_duration %llu tx_packets %llu rx_packets %llu\n",
+		seq_printf(m, " rx_pause %llu tx_pause %llu rx_pause_duration %llu tx_pause_duration %llu tx_packets %llu rx_packets %llu tx_stopped %u\n",
 			   sp->rx_pause, sp->tx_pause, sp->rx_pause_us,
-			   sp->tx_pause_us, sp->tx_packets, sp->rx_packets);
+			   sp->tx_pause_us, sp->tx_packets, sp->rx_packets,
+			   sp->tx_stopped);
 	}
+	seq_printf(m, "port pfc_prevention_tout %u minor_watermark %u tx_pause_storm_warning_events %llu tx_pause_storm_error_events %llu\n",
+		   port->stall_ms, port->stall_minor_ms, port->stall_warnings,
+		   port->stall_errors);
 	spin_unlock_bh(&pair->lock);
 	return 0;
 }
@@ -281,11 +364,27 @@ static const struct file_operations simnic_flap_fops = {
 	.llseek	= no_llseek,
 };
 
-static const struct file_operations simnic_fail_fops = {
+static const struct file_operations simnic_fail_setpfc_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
-	.read	= simnic_fail_read,
-	.write	= simnic_fail_write,
+	.read	= simnic_fail_setpfc_read,
+	.write	= simnic_fail_setpfc_write,
+	.llseek	= default_llseek,
+};
+
+static const struct file_operations simnic_fail_tunable_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= simnic_fail_tunable_read,
+	.write	= simnic_fail_tunable_write,
+	.llseek	= default_llseek,
+};
+
+static const struct file_operations simnic_no_tunable_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= simnic_no_tunable_read,
+	.write	= simnic_no_tunable_write,
 	.llseek	= default_llseek,
 };
 
@@ -301,7 +400,12 @@ void simnic_debugfs_port_add(struct simnic_port *port)
 	debugfs_create_file("rx_storm_duty", 0200, d, port, &simnic_duty_fops);
 	debugfs_create_file("xon", 0200, d, port, &simnic_xon_fops);
 	debugfs_create_file("link_flap", 0200, d, port, &simnic_flap_fops);
-	debugfs_create_file("fail_setpfc", 0600, d, port, &simnic_fail_fops);
+	debugfs_create_file("fail_setpfc", 0600, d, port,
+			    &simnic_fail_setpfc_fops);
+	debugfs_create_file("fail_set_tunable", 0600, d, port,
+			    &simnic_fail_tunable_fops);
+	debugfs_create_file("tunable_unsupported", 0600, d, port,
+			    &simnic_no_tunable_fops);
 	debugfs_create_file("state", 0400, d, port, &simnic_state_fops);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * simnic: ethtool statistics, named like mlx5e's per-priority ones.
+ * simnic: ethtool statistics, named like mlx5e's per-priority ones,
+ * and mlx5e's stall prevention tunable (pfc-prevention-tout).
  */
 
 #include <linux/ethtool.h>
@@ -18,7 +19,14 @@ static const char * const simnic_prio_stats[] = {
 	"tx_prio%u_held_dropped",
 };
 
-#define SIMNIC_NSTATS	(SIMNIC_PRIOS * ARRAY_SIZE(simnic_prio_stats))
+/* The port's stall prevention events, after the per-priority ones. */
+static const char * const simnic_port_stats[] = {
+	"tx_pause_storm_warning_events",
+	"tx_pause_storm_error_events",
+};
+
+#define SIMNIC_NSTATS	(SIMNIC_PRIOS * ARRAY_SIZE(simnic_prio_stats) + \
+			 ARRAY_SIZE(simnic_port_stats))
 
 static void simnic_get_drvinfo(struct net_device *dev,
 			       struct ethtool_drvinfo *info)
@@ -41,6 +49,8 @@ static void simnic_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	for (p = 0; p < SIMNIC_PRIOS; p++)
 		for (i = 0; i < ARRAY_SIZE(simnic_prio_stats); i++)
 			ethtool_sprintf(&data, simnic_prio_stats[i], p);
+	for (i = 0; i < ARRAY_SIZE(simnic_port_stats); i++)
+		ethtool_sprintf(&data, "%s", simnic_port_stats[i]);
 }
 
 static void simnic_get_ethtool_stats(struct net_device *dev,
@@ -65,7 +75,80 @@ static void simnic_get_ethtool_stats(struct net_device *dev,
 		*data++ = sp->rx_bytes;
 		*data++ = sp->held_dropped;
 	}
+	*data++ = port->stall_warnings;
+	*data++ = port->stall_errors;
 	spin_unlock_bh(&pair->lock);
+}
+
+/*
+ * ETHTOOL_PFC_PREVENTION_TOUT as mlx5e has it: the critical timeout in
+ * ms, 0 when off; -EOPNOTSUPP without the capability, -EINVAL for any
+ * other tunable. The ethtool core has checked type and length.
+ */
+static int simnic_get_tunable(struct net_device *dev,
+			      const struct ethtool_tunable *tuna, void *data)
+{
+	struct simnic_port *port = netdev_priv(dev);
+	int err = 0;
+
+	if (tuna->id != ETHTOOL_PFC_PREVENTION_TOUT)
+		return -EINVAL;
+	spin_lock_bh(&port->pair->lock);
+	if (port->no_tunable)
+		err = -EOPNOTSUPP;
+	else
+		*(u16 *)data = port->stall_ms;
+	spin_unlock_bh(&port->pair->lock);
+	return err;
+}
+
+/*
+ * PFC_STORM_PREVENTION_AUTO is 100 ms, PFC_STORM_PREVENTION_DISABLE (0)
+ * turns it off, anything else outside 80..8000 ms is -EINVAL. Injected
+ * failures (-EIO) stand for the firmware command: only valid requests
+ * reach it, and change nothing.
+ */
+static int simnic_set_tunable(struct net_device *dev,
+			      const struct ethtool_tunable *tuna,
+			      const void *data)
+{
+	struct simnic_port *port = netdev_priv(dev);
+	struct simnic_pair *pair = port->pair;
+	u16 critical = *(const u16 *)data;
+	int err = 0;
+
+	if (tuna->id != ETHTOOL_PFC_PREVENTION_TOUT)
+		return -EINVAL;
+	if (critical == PFC_STORM_PREVENTION_AUTO)
+		critical = SIMNIC_STALL_AUTO_MS;
+
+	spin_lock_bh(&pair->lock);
+	if (port->no_tunable) {
+		err = -EOPNOTSUPP;
+	} else if (critical != PFC_STORM_PREVENTION_DISABLE &&
+		   (critical > SIMNIC_STALL_MAX_MS ||
+		    critical < SIMNIC_STALL_MIN_MS)) {
+		err = -EINVAL;
+	} else if (port->fail_tunable) {
+		if (port->fail_tunable > 0)
+			port->fail_tunable--;
+		err = -EIO;
+	} else {
+		/* Count what happened under the old setting first. */
+		simnic_pfc_sync(pair);
+		simnic_stall_set(port, critical);
+	}
+	spin_unlock_bh(&pair->lock);
+
+	if (err == -EINVAL)
+		netdev_info(dev, "%s: pfc prevention tout not in range (%d-%d)\n",
+			    __func__, SIMNIC_STALL_MIN_MS, SIMNIC_STALL_MAX_MS);
+	else if (err == -EIO)
+		netdev_dbg(dev, "set_tunable: injected failure\n");
+	else if (!err)
+		/* The peer may no longer be paused, or only until T. */
+		simnic_kick(pair);
+	return err;
 }
 
 const struct ethtool_ops simnic_ethtool_ops = {
@@ -74,4 +157,6 @@ const struct ethtool_ops simnic_ethtool_ops = {
 	.get_sset_count		= simnic_get_sset_count,
 	.get_strings		= simnic_get_strings,
 	.get_ethtool_stats	= simnic_get_ethtool_stats,
+	.get_tunable		= simnic_get_tunable,
+	.set_tunable		= simnic_set_tunable,
 };

@@ -14,6 +14,15 @@
  * received on p) holds the frames of p it should transmit, up to
  * SIMNIC_HELD_MAX (the rest are dropped and counted), and releases them
  * from an hrtimer when the pause ends or PFC is disabled on p.
+ *
+ * Stall prevention (mlx5e's pfc-prevention-tout): with a critical
+ * timeout T set, a port that has been sending pause on p continuously
+ * for the minor watermark counts a warning event, and at T an error
+ * event, and stops sending pause on p (its peer is released) until
+ * tx_storm on p is written again. Continuous sending starts when
+ * tx_storm is written, when PFC is enabled on p, or when T changes.
+ * Events, like the counters, are accounted from elapsed time at the
+ * moment they fall due; the peer's release timer fires at T.
  */
 
 #include <linux/etherdevice.h>
@@ -89,11 +98,47 @@ static u64 simnic_us(u64 ns, u64 *carry)
 	return us;
 }
 
+/*
+ * Nanoseconds @port goes on sending pause on @p from @now: 0 if it does
+ * not, U64_MAX if it does until some state changes. Only priorities PFC
+ * is enabled on; stall prevention stops it T after it started.
+ */
+static u64 simnic_send_left(const struct simnic_port *port, unsigned int p,
+			    u64 now)
+{
+	const struct simnic_prio *sp = &port->prio[p];
+	u64 stop;
+
+	if (!sp->tx_rate || !simnic_pfc_on(port, p) || sp->tx_stopped)
+		return 0;
+	if (!port->stall_ms)
+		return U64_MAX;
+	stop = sp->tx_since + (u64)port->stall_ms * NSEC_PER_MSEC;
+	return now < stop ? stop - now : 0;
+}
+
+/* Stall prevention events of @port sending on @sp that fall due by @now. */
+static void simnic_stall_events(struct simnic_port *port,
+				struct simnic_prio *sp, u64 now)
+{
+	if (!port->stall_ms)
+		return;
+	if (!sp->tx_warned &&
+	    sp->tx_since + (u64)port->stall_minor_ms * NSEC_PER_MSEC <= now) {
+		sp->tx_warned = true;
+		port->stall_warnings++;
+	}
+	if (sp->tx_since + (u64)port->stall_ms * NSEC_PER_MSEC <= now) {
+		sp->tx_stopped = true;
+		port->stall_errors++;
+	}
+}
+
 /* Bring the counters of both ports of @pair up to @now. */
 void simnic_pfc_update(struct simnic_pair *pair, u64 now)
 {
-	u64 t0 = pair->last, dt, sent[2], on, paused;
-	struct simnic_port *port, *peer;
+	u64 t0 = pair->last, dt, sent[2], send[2], on, paused;
+	struct simnic_port *port;
 	struct simnic_prio *sp;
 	unsigned int p, i;
 
@@ -103,21 +148,23 @@ void simnic_pfc_update(struct simnic_pair *pair, u64 now)
 	dt = now - t0;
 
 	for (p = 0; p < SIMNIC_PRIOS; p++) {
-		/* Pause frames sent: only on priorities PFC is enabled on. */
+		/* Pause frames sent during the first send[i] ns of dt. */
 		for (i = 0; i < 2; i++) {
 			port = pair->port[i];
 			sp = &port->prio[p];
 			sent[i] = 0;
-			if (!sp->tx_rate || !simnic_pfc_on(port, p))
+			send[i] = min(simnic_send_left(port, p, t0), dt);
+			if (!send[i])
 				continue;
-			sent[i] = simnic_frames(sp->tx_rate, dt, &sp->tx_carry);
+			simnic_stall_events(port, sp, now);
+			sent[i] = simnic_frames(sp->tx_rate, send[i],
+						&sp->tx_carry);
 			sp->tx_pause += sent[i];
-			sp->tx_pause_us += simnic_us(dt, &sp->tx_dur_carry);
+			sp->tx_pause_us += simnic_us(send[i], &sp->tx_dur_carry);
 		}
 		/* Received: neither counted nor honoured while PFC is off. */
 		for (i = 0; i < 2; i++) {
 			port = pair->port[i];
-			peer = port->peer;
 			sp = &port->prio[p];
 			if (!simnic_pfc_on(port, p))
 				continue;
@@ -129,8 +176,10 @@ void simnic_pfc_update(struct simnic_pair *pair, u64 now)
 			if (sp->xon_rate)
 				sp->rx_pause += simnic_frames(sp->xon_rate, dt,
 							      &sp->xon_carry);
-			if (peer->prio[p].tx_rate && simnic_pfc_on(peer, p))
-				paused = dt;
+			/* The peer's pause, then the storm's after it stops. */
+			if (send[!i])
+				paused = send[!i] +
+					 simnic_rx_on_ns(sp, t0 + send[!i], now);
 			else
 				paused = on;
 			if (paused)
@@ -148,6 +197,52 @@ void simnic_pfc_sync(struct simnic_pair *pair)
 	simnic_pfc_update(pair, ktime_get_ns());
 }
 
+/* Continuous sending of pause on @p starts over now (after a sync). */
+static void simnic_send_restart(struct simnic_port *port, unsigned int p)
+{
+	port->prio[p].tx_since = port->pair->last;
+	port->prio[p].tx_warned = false;
+}
+
+/* A new PFC enable mask, after a sync. */
+void simnic_pfc_set_en(struct simnic_port *port, u8 pfc_en)
+{
+	unsigned int p;
+
+	lockdep_assert_held(&port->pair->lock);
+	for (p = 0; p < SIMNIC_PRIOS; p++)
+		if (pfc_en & ~port->pfc_en & BIT(p))
+			simnic_send_restart(port, p);
+	port->pfc_en = pfc_en;
+}
+
+/* A write to tx_storm, after a sync: a new storm, not stopped. */
+void simnic_tx_storm_set(struct simnic_port *port, unsigned int p, u32 rate)
+{
+	lockdep_assert_held(&port->pair->lock);
+	port->prio[p].tx_rate = rate;
+	port->prio[p].tx_stopped = false;
+	simnic_send_restart(port, p);
+}
+
+/*
+ * A new critical timeout (0: off), after a sync; the minor watermark
+ * follows as mlx5e derives it. A change restarts the measurement of
+ * every priority; priorities already stopped stay stopped.
+ */
+void simnic_stall_set(struct simnic_port *port, u16 critical_ms)
+{
+	unsigned int p;
+
+	lockdep_assert_held(&port->pair->lock);
+	if (critical_ms != port->stall_ms)
+		for (p = 0; p < SIMNIC_PRIOS; p++)
+			simnic_send_restart(port, p);
+	port->stall_ms = critical_ms;
+	port->stall_minor_ms = max_t(u16, SIMNIC_STALL_MIN_MS,
+				     critical_ms * SIMNIC_STALL_MINOR_PCT / 100);
+}
+
 /*
  * Nanoseconds @port stays paused on @p from @now: 0 if it is not
  * paused, U64_MAX if the pause lasts until some state changes.
@@ -156,12 +251,14 @@ static u64 simnic_pause_left(struct simnic_port *port, unsigned int p, u64 now)
 {
 	const struct simnic_port *peer = port->peer;
 	const struct simnic_prio *sp = &port->prio[p];
-	u64 rem, on;
+	u64 rem, on, send;
 
 	if (!simnic_pfc_on(port, p))
 		return 0;
-	if (peer->prio[p].tx_rate && simnic_pfc_on(peer, p))
-		return U64_MAX;
+	/* A rx_storm may outlast the peer's pause: the timer looks again. */
+	send = simnic_send_left(peer, p, now);
+	if (send)
+		return send;
 	if (!sp->rx_rate)
 		return 0;
 	if (!simnic_chopped(sp))
@@ -332,6 +429,7 @@ void simnic_pfc_init(struct simnic_port *port)
 		port->prio[p].rx_duty = 100;
 	}
 	memset(port->dscp_prio, SIMNIC_NO_PRIO, sizeof(port->dscp_prio));
+	port->stall_minor_ms = SIMNIC_STALL_MIN_MS;	/* as mlx5e's for "off" */
 	hrtimer_init(&port->release_timer, CLOCK_MONOTONIC,
 		     HRTIMER_MODE_REL_SOFT);
 	port->release_timer.function = simnic_release;

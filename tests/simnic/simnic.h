@@ -7,7 +7,9 @@
  * model of priority flow control: pause frames received and sent per
  * priority at rates set through debugfs, counters brought up to date
  * from the elapsed time whenever they are read, and frames of a paused
- * priority held in a bounded queue until the pause ends.
+ * priority held in a bounded queue until the pause ends. Like mlx5e, a
+ * port can stop sending pause that has lasted too long (the ethtool
+ * tunable pfc-prevention-tout) and counts warning and error events.
  */
 #ifndef _SIMNIC_H
 #define _SIMNIC_H
@@ -29,6 +31,12 @@
 #define SIMNIC_FLAP_GAP_MS	50
 #define SIMNIC_NO_PRIO		0xff
 
+/* Stall prevention (pfc-prevention-tout), as mlx5e bounds it. */
+#define SIMNIC_STALL_AUTO_MS	100
+#define SIMNIC_STALL_MIN_MS	80
+#define SIMNIC_STALL_MAX_MS	8000
+#define SIMNIC_STALL_MINOR_PCT	85
+
 /* Per-priority pause state and counters of one port, under pair->lock. */
 struct simnic_prio {
 	/* knobs */
@@ -38,6 +46,11 @@ struct simnic_prio {
 	u64 rx_phase;		/* ktime (ns) the chopping started */
 	u32 tx_rate;		/* pause frames we send, frames/s */
 	u32 xon_rate;		/* XON frames received, frames/s */
+
+	/* stall prevention of the pause we send */
+	u64 tx_since;		/* ktime (ns) we last started sending */
+	bool tx_warned;		/* minor watermark reached since then */
+	bool tx_stopped;	/* critical reached: no pause until a new tx_storm */
 
 	/* fractional carries, in frames * NSEC_PER_SEC or ns */
 	u64 rx_carry;
@@ -73,6 +86,12 @@ struct simnic_port {
 	u8 pfc_en;
 	u8 releasing;		/* priorities the timer is releasing */
 	int fail_setpfc;	/* >0: fail that many setpfc calls, -1: always */
+	int fail_tunable;	/* the same for set_tunable */
+	bool no_tunable;	/* no stall prevention: tunable -EOPNOTSUPP */
+	u16 stall_ms;		/* critical timeout, 0: stall prevention off */
+	u16 stall_minor_ms;	/* minor watermark */
+	u64 stall_warnings;	/* tx_pause_storm_warning_events */
+	u64 stall_errors;	/* tx_pause_storm_error_events */
 	u8 dscp_prio[64];	/* DSCP -> priority from the APP table */
 	struct simnic_prio prio[SIMNIC_PRIOS];
 	u64 tx_packets;
@@ -107,6 +126,9 @@ void simnic_link_flap(struct simnic_port *port, unsigned int n);
 void simnic_pfc_init(struct simnic_port *port);
 void simnic_pfc_update(struct simnic_pair *pair, u64 now);
 void simnic_pfc_sync(struct simnic_pair *pair);
+void simnic_pfc_set_en(struct simnic_port *port, u8 pfc_en);
+void simnic_tx_storm_set(struct simnic_port *port, unsigned int p, u32 rate);
+void simnic_stall_set(struct simnic_port *port, u16 critical_ms);
 bool simnic_tx_paused(struct simnic_port *port, unsigned int p, u64 now);
 u8 simnic_frame_prio(struct simnic_port *port, struct sk_buff *skb);
 netdev_tx_t simnic_pfc_xmit(struct simnic_port *port, struct sk_buff *skb);

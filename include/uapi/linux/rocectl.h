@@ -88,6 +88,13 @@
  *                                 either time (default 100)
  *   ROCECTL_A_WD_ACTION       u8  enum rocectl_wd_action (default ALERT)
  *   ROCECTL_A_WD_DIRECTION    u8  enum rocectl_wd_direction (default RX)
+ *   ROCECTL_A_WD_STALL_MS     u16 the NIC's own protection against sending
+ *                                 pause forever (ethtool tunable
+ *                                 pfc-prevention-tout): 0 off, 80..8000 ms,
+ *                                 0xffff auto (the driver's default, 100 ms
+ *                                 on mlx5). Whole port. Set back to what it
+ *                                 was when the watch is deleted or the
+ *                                 module unloaded.
  *   Omitted values keep their current setting on an existing watch.
  *
  * ROCECTL_CMD_WD_DEL (CAP_NET_ADMIN)
@@ -98,7 +105,11 @@
  *   Request: the netdev (doit), nothing (dump). Reply, one per netdev:
  *   ROCECTL_A_NETDEV_INDEX, ROCECTL_A_NETDEV_NAME, the WD_SET settings,
  *   ROCECTL_A_WD_COUNTERS (enum rocectl_wd_counters), ROCECTL_A_WD_BRS,
- *   ROCECTL_A_WD_BACKEND (string, only when a hardware backend such as
+ *   ROCECTL_A_WD_STALL_MS (u16, the NIC's stall prevention timeout in ms,
+ *   0 off; absent when the NIC has none), ROCECTL_A_WD_STALL_WARNINGS and
+ *   ROCECTL_A_WD_STALL_ERRORS (u64, the NIC's stall prevention events, when
+ *   it counts them),
+ *   ROCECTL_A_BACKEND (string, only when a hardware backend such as
  *   rocectl_mlx5 drives the netdev: its name; PFC then changes per
  *   direction, counters are read live from the NIC), and
  *   one ROCECTL_A_WD_PRIO nest per watched priority and direction with the
@@ -108,6 +119,25 @@
  *   ROCECTL_A_WD_BRS u8, required: 1 applies the forward action to every
  *   watched priority now and suspends detection ("big red switch"); 0 sets
  *   back what it cleared and resumes detection.
+ *
+ * ROCECTL_CMD_CONG_GET (doit, anyone)
+ *   Congestion control of an RDMA device's port, where a hardware backend
+ *   knows the device (rocectl_mlx5: DCQCN); -EOPNOTSUPP elsewhere.
+ *   Request: the device (ROCECTL_A_DEV_INDEX or ROCECTL_A_DEV_NAME),
+ *   ROCECTL_A_CONG_PORT (u32, default 1). Reply: ROCECTL_A_DEV_INDEX,
+ *   ROCECTL_A_DEV_NAME, ROCECTL_A_CONG_PORT, ROCECTL_A_BACKEND, one
+ *   ROCECTL_A_CONG_PARAM nest per parameter (name, value; the backend's
+ *   names, e.g. rp_gd, np_cnp_dscp), ROCECTL_A_CONG_RP_ENABLED and
+ *   ROCECTL_A_CONG_NP_ENABLED (u8, bit per priority: reaction point and
+ *   notification point enabled), one ROCECTL_A_CONG_STAT nest per port
+ *   congestion counter (name, value). Each part is absent when the NIC's
+ *   firmware does not allow it.
+ *
+ * ROCECTL_CMD_CONG_SET (CAP_NET_ADMIN)
+ *   The device and port as for CONG_GET, one or more ROCECTL_A_CONG_PARAM
+ *   nests (name, value). All are checked (known name, value in range)
+ *   before any is written; an unknown name or a value out of range is
+ *   refused with the nest pointed at.
  *
  * Notifications, on the multicast group ROCECTL_MCGRP_EVENTS ("events"):
  *
@@ -132,7 +162,9 @@
  *   ROCECTL_A_WD_PRIO nest, and the evidence: ROCECTL_A_WD_EV_WINDOW_US
  *   (u64, measured time the decision covers), ROCECTL_A_WD_EV_PAUSE_US
  *   (u64, pause time in it, when the device reports it),
- *   ROCECTL_A_WD_EV_FRAMES (u64, pause frames in it).
+ *   ROCECTL_A_WD_EV_FRAMES (u64, pause frames in it). STALL_WARNING and
+ *   STALL_ERROR concern the whole port (no priority nest): EV_FRAMES is then
+ *   the number of the NIC's events since the previous poll.
  */
 #ifndef _UAPI_LINUX_ROCECTL_H
 #define _UAPI_LINUX_ROCECTL_H
@@ -161,6 +193,8 @@ enum rocectl_cmd {
 	ROCECTL_CMD_WD_GET,
 	ROCECTL_CMD_WD_BRS_SET,
 	ROCECTL_CMD_WD_EVENT_NTF,
+	ROCECTL_CMD_CONG_GET,
+	ROCECTL_CMD_CONG_SET,
 
 	__ROCECTL_CMD_MAX,
 	ROCECTL_CMD_MAX = __ROCECTL_CMD_MAX - 1
@@ -214,7 +248,15 @@ enum rocectl_attr {
 	ROCECTL_A_WD_EV_WINDOW_US,
 	ROCECTL_A_WD_EV_PAUSE_US,
 	ROCECTL_A_WD_EV_FRAMES,
-	ROCECTL_A_WD_BACKEND,
+	ROCECTL_A_BACKEND,
+	ROCECTL_A_WD_STALL_MS,
+	ROCECTL_A_WD_STALL_WARNINGS,
+	ROCECTL_A_WD_STALL_ERRORS,
+	ROCECTL_A_CONG_PARAM,
+	ROCECTL_A_CONG_STAT,
+	ROCECTL_A_CONG_RP_ENABLED,
+	ROCECTL_A_CONG_NP_ENABLED,
+	ROCECTL_A_CONG_PORT,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = __ROCECTL_A_MAX - 1
@@ -322,6 +364,19 @@ enum rocectl_wd_event {
 	ROCECTL_WD_EV_RESTORE,
 	ROCECTL_WD_EV_CONFLICT,		/* PFC changed by someone else: left as it is */
 	ROCECTL_WD_EV_GONE,		/* the netdev went away */
+	ROCECTL_WD_EV_STALL_WARNING,	/* the NIC's stall prevention warned */
+	ROCECTL_WD_EV_STALL_ERROR,	/* ... and stopped sending pause */
+};
+
+/* Inside ROCECTL_A_CONG_PARAM and ROCECTL_A_CONG_STAT. */
+enum rocectl_cong_attr {
+	ROCECTL_A_CONG_UNSPEC,
+	ROCECTL_A_CONG_NAME,		/* string */
+	ROCECTL_A_CONG_VALUE,		/* u64 */
+	ROCECTL_A_CONG_PAD,
+
+	__ROCECTL_A_CONG_MAX,
+	ROCECTL_A_CONG_MAX = __ROCECTL_A_CONG_MAX - 1
 };
 
 /* QP types, numbered as the RDMA core numbers them. */
