@@ -4,7 +4,8 @@
 # Pairs through debugfs, dcb(8) against its dcbnl ops, pause counters
 # advancing at the injected rates, frames of a paused priority held and
 # released, the quirks (no counting while PFC is off, XON), injected
-# setpfc failures, ethtool statistics, link flaps, soft-RoCE over a pair
+# setpfc failures, ethtool statistics, the stall prevention tunable
+# (pfc-prevention-tout) and its model, link flaps, soft-RoCE over a pair
 # and unloading with storms and held frames.
 . "$(dirname "$0")/lib.sh"
 SIMNIC=$ROOT/tests/simnic/simnic.ko
@@ -13,7 +14,7 @@ W=$(mktemp -d)
 
 # --- helpers ---------------------------------------------------------------
 cat > "$W/h.py" <<'PY'
-import array, fcntl, socket, struct, sys, time
+import array, fcntl, os, socket, struct, sys, time
 
 def udp(tos, timeout, count, port):
     """Send COUNT datagrams with TOS from 192.0.2.1 to 192.0.2.2; exit 0
@@ -56,6 +57,56 @@ def ethtool(dev):
         name = bytes(strs[12 + 32 * i:12 + 32 * (i + 1)]).split(b"\0")[0]
         print(name.decode(), struct.unpack_from("=Q", stats, 8 + 8 * i)[0])
 
+def tunable(dev, value=None, tid=3, ttype=2, size=2):
+    """ETHTOOL_GTUNABLE (value None: print it) or ETHTOOL_STUNABLE of
+    tunable TID (3: ETHTOOL_PFC_PREVENTION_TOUT, u16) through SIOCETHTOOL;
+    print the error's strerror and exit 1 if it fails."""
+    sk = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    cmd = 0x48 if value is None else 0x49
+    buf = array.array("B", struct.pack("=IIII", cmd, tid, ttype, size) +
+                      (value or 0).to_bytes(size, sys.byteorder))
+    ifr = struct.pack("16sP", dev.encode(), buf.buffer_info()[0]).ljust(40, b"\0")
+    try:
+        fcntl.ioctl(sk.fileno(), 0x8946, ifr)
+    except OSError as e:
+        print(os.strerror(e.errno))
+        sys.exit(1)
+    if value is None:
+        print(int.from_bytes(bytes(buf[16:16 + size]), sys.byteorder))
+
+def stall(dev, prio, rate, timeout):
+    """Write tx_storm 'PRIO RATE' on DEV and poll its state until the
+    next stall prevention error event (or TIMEOUT s). Print: ms from just
+    before the write to the end of the first read showing the next warning
+    event, the same for the error event (-1: none), and 1 if a read showed
+    the warning without the error, else 0."""
+    path = "/sys/kernel/debug/simnic/%s/" % dev
+    def events():
+        with open(path + "state") as f:
+            for line in f:
+                w = line.split()
+                if w[0] == "port":
+                    return (int(w[w.index("tx_pause_storm_warning_events") + 1]),
+                            int(w[w.index("tx_pause_storm_error_events") + 1]))
+    w0, e0 = events()
+    warn = err = -1
+    between = 0
+    t0 = time.monotonic()
+    with open(path + "tx_storm", "w") as f:
+        f.write("%d %d\n" % (prio, rate))
+    while time.monotonic() - t0 < timeout:
+        w, e = events()
+        t = int((time.monotonic() - t0) * 1000)
+        if w > w0 and warn < 0:
+            warn = t
+        if w > w0 and e == e0:
+            between = 1
+        if e > e0:
+            err = t
+            break
+        time.sleep(0.002)
+    print(warn, err, between)
+
 def setpfc(dev, pfc_en):
     """RTM_SETDCB IEEE_SET with a PFC attribute: print the status dcbnl
     returns in DCB_ATTR_IEEE (the netlink ack itself is always 0)."""
@@ -93,6 +144,12 @@ elif cmd == "ethtool":
     ethtool(sys.argv[2])
 elif cmd == "setpfc":
     setpfc(sys.argv[2], int(sys.argv[3], 0))
+elif cmd == "tunable":
+    tunable(sys.argv[2], int(sys.argv[3], 0) if len(sys.argv) > 3 else None)
+elif cmd == "copybreak":
+    tunable(sys.argv[2], None, 1, 3, 4)	# ETHTOOL_RX_COPYBREAK, u32
+elif cmd == "stall":
+    stall(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
 PY
 H="timeout $T python3 $W/h.py"
 
@@ -103,7 +160,22 @@ wr() {
 
 # st DEV PRIO KEY: a value from the state file.
 st() {
-	awk -v p="$2" -v k="$3" '$2 == p { for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$D/$1/state"
+	awk -v p="$2" -v k="$3" '$1 == "prio" && $2 == p { for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$D/$1/state"
+}
+
+# pst DEV KEY: a value from the state file's port line.
+pst() {
+	awk -v k="$2" '$1 == "port" { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' "$D/$1/state"
+}
+
+# tun DEV [VALUE]: get (print) or set pfc-prevention-tout; an error: its strerror.
+tun() {
+	$H tunable "$@"
+}
+
+# stall events of DEV as "WARNINGS ERRORS"
+sev() {
+	echo "$(pst "$1" tx_pause_storm_warning_events) $(pst "$1" tx_pause_storm_error_events)"
 }
 
 # ind/req DEV PRIO: PFC indications/requests as dcb(8) reports them.
@@ -166,7 +238,8 @@ fi
 [ -w "$D/new_pair" ] && [ -w "$D/del_pair" ] || fail "no debugfs control files"
 check_eq "$(wr "$D/new_pair" "simA simB")" "" "new_pair"
 [ -d /sys/class/net/simA ] && [ -d /sys/class/net/simB ] || fail "netdevs missing"
-check_eq "$(ls "$D/simA" | tr '\n' ' ')" "fail_setpfc link_flap rx_storm rx_storm_duty state tx_storm xon " "knobs"
+check_eq "$(LC_ALL=C ls "$D/simA" | tr '\n' ' ')" \
+	"fail_set_tunable fail_setpfc link_flap rx_storm rx_storm_duty state tunable_unsupported tx_storm xon " "knobs"
 check_match "$(cat /sys/class/net/simA/carrier 2>&1)" "Invalid argument" "carrier while down"
 ip link set simA up; ip link set simB up
 check_eq "$(cat /sys/class/net/simA/carrier)$(cat /sys/class/net/simB/carrier)" "11" "carrier with both up"
@@ -264,9 +337,10 @@ log_test "rx_storm_duty: counters advance only in the on-phase"
 
 # --- ethtool --------------------------------------------------------------------------
 $H ethtool simA > "$W/eth" || fail "SIOCETHTOOL"
-check_eq "$(wc -l < "$W/eth")" 72 "number of stats"
+check_eq "$(wc -l < "$W/eth")" 74 "number of stats"
 for s in rx_prio3_pause tx_prio3_pause rx_prio3_pause_duration tx_prio3_pause_duration \
-	tx_prio3_packets tx_prio3_bytes rx_prio3_packets rx_prio3_bytes tx_prio3_held_dropped; do
+	tx_prio3_packets tx_prio3_bytes rx_prio3_packets rx_prio3_bytes tx_prio3_held_dropped \
+	tx_pause_storm_warning_events tx_pause_storm_error_events; do
 	grep -q "^$s " "$W/eth" || fail "no $s"
 done
 check_eq "$(awk '$1 == "rx_prio3_pause" {print $2}' "$W/eth")" "$(ind simA 3)" "rx_prio3_pause against dcb"
@@ -342,6 +416,125 @@ wr "$D/simB/tx_storm" "3 0" >/dev/null
 timeout "$T" dcb pfc set dev simA prio-pfc 3:on
 log_test "tx_storm: requests advance, the peer counts and honours them"
 
+# --- stall prevention: the pfc-prevention-tout tunable ------------------------------------
+check_eq "$(tun simA)$(tun simB)" "00" "default: off"
+check_eq "$(pst simB pfc_prevention_tout) $(pst simB minor_watermark)" "0 80" "state while off"
+check_eq "$(sev simB)" "0 0" "no events yet"
+check_eq "$(tun simB 200)" "" "set 200"
+check_eq "$(tun simB)" 200 "get after 200"
+check_eq "$(pst simB pfc_prevention_tout) $(pst simB minor_watermark)" "200 170" "watermarks for 200"
+check_eq "$(tun simA)" 0 "the peer's unchanged"
+check_eq "$(tun simB 0xffff)" "" "set auto"
+check_eq "$(tun simB)" 100 "get after auto"
+check_eq "$(pst simB minor_watermark)" 85 "minor for auto"
+tun simB 80 >/dev/null; check_eq "$(tun simB) $(pst simB minor_watermark)" "80 80" "80: minor max(80, 68)"
+tun simB 8000 >/dev/null; check_eq "$(tun simB) $(pst simB minor_watermark)" "8000 6800" "8000"
+for bad in 79 8001 1 0xfffe; do
+	check_eq "$(tun simB $bad)" "Invalid argument" "set $bad"
+	check_eq "$(tun simB)" 8000 "value after set $bad"
+done
+check_eq "$(tun simB 0)" "" "set off"
+check_eq "$(tun simB) $(pst simB minor_watermark)" "0 80" "off"
+check_eq "$($H copybreak simB)" "Invalid argument" "another tunable"
+log_test "pfc-prevention-tout: off by default, auto is 100 ms, 80..8000 ms, EINVAL outside, mlx5e's minor watermark"
+
+check_eq "$(cat "$D/simB/fail_set_tunable")" 0 "initial"
+tun simB 200 >/dev/null
+echo 1 > "$D/simB/fail_set_tunable"
+check_eq "$(tun simB 300)" "Input/output error" "armed once"
+check_eq "$(tun simB)" 200 "value after a failed set"
+check_eq "$(cat "$D/simB/fail_set_tunable")" 0 "after one failure"
+check_eq "$(tun simB 300)" "" "set after the failure"
+echo -1 > "$D/simB/fail_set_tunable"
+check_eq "$(tun simB 0)" "Input/output error" "always (1)"
+check_eq "$(tun simB 0xffff)" "Input/output error" "always (2)"
+check_eq "$(tun simB 5)" "Invalid argument" "range checked before the failure"
+check_eq "$(tun simB)" 300 "get while set fails"
+check_eq "$(cat "$D/simB/fail_set_tunable")" -1 "still -1"
+echo 2 > "$D/simB/fail_set_tunable"
+tun simB 5 >/dev/null
+check_eq "$(cat "$D/simB/fail_set_tunable")" 2 "an invalid set consumes no failure"
+echo 0 > "$D/simB/fail_set_tunable"
+check_eq "$(tun simB)" 300 "value after failed sets"
+log_test "fail_set_tunable: set_tunable fails with -EIO, value unchanged; EINVAL first"
+
+check_eq "$(cat "$D/simB/tunable_unsupported")" 0 "initial"
+echo 1 > "$D/simB/tunable_unsupported"
+check_eq "$(cat "$D/simB/tunable_unsupported")" 1 "armed"
+check_eq "$(tun simB)" "Operation not supported" "get"
+check_eq "$(tun simB 200)" "Operation not supported" "set"
+check_eq "$(tun simB 5)" "Operation not supported" "set out of range"
+check_eq "$(pst simB pfc_prevention_tout)" 0 "prevention off without the capability"
+check_eq "$(tun simA)" 0 "the peer still has it"
+echo 0 > "$D/simB/tunable_unsupported"
+check_eq "$(tun simB)" 0 "back, off"
+log_test "tunable_unsupported: the tunable is EOPNOTSUPP and prevention off, as a NIC without it"
+
+# A storm sent by simB on 3 (PFC on 3 at both ends), prevention at 200 ms.
+tun simB 200 >/dev/null
+q0=$(st simB 3 tx_pause); qd0=$(st simB 3 tx_pause_duration)
+i0=$(st simA 3 rx_pause); id0=$(st simA 3 rx_pause_duration)
+read -r warn err between < <($H stall simB 3 1000 10)
+[ "$warn" -ge 170 ] && [ "$warn" -le 270 ] || fail "warning at $warn ms, expected 170 (+100)"
+[ "$err" -ge 200 ] && [ "$err" -le 300 ] || fail "error at $err ms, expected 200 (+100)"
+check_eq "$between" 1 "a warning seen before the error"
+echo "# stall events at $warn/$err ms (170/200 due)"
+check_eq "$(st simB 3 tx_stopped)" 1 "tx_stopped"
+check_eq "$(st simA 3 paused)" 0 "the peer still paused"
+q1=$(st simB 3 tx_pause); qd1=$(st simB 3 tx_pause_duration)
+i1=$(st simA 3 rx_pause); id1=$(st simA 3 rx_pause_duration)
+check_eq "$((q1 - q0)) $((qd1 - qd0))" "200 200000" "pause sent over exactly 200 ms at 1000/s"
+check_eq "$((i1 - i0)) $((id1 - id0))" "200 200000" "pause the peer received"
+sleep 0.5
+check_eq "$(st simB 3 tx_pause) $(st simB 3 tx_pause_duration)" "$q1 $qd1" "tx pause after the stop"
+check_eq "$(st simA 3 rx_pause) $(st simA 3 rx_pause_duration)" "$i1 $id1" "rx pause after the stop"
+check_eq "$(sev simB)" "1 1" "events: exactly one of each"
+check_eq "$(sev simA)" "0 0" "events of the peer"
+$H ethtool simB > "$W/eth"
+check_eq "$(awk '$1 ~ /^tx_pause_storm_(warning|error)_events$/ {printf "%s ", $2}' "$W/eth")" "1 1 " "ethtool -S"
+$H udp 0x68 3 1 9012 >/dev/null || fail "prio 3 not flowing after the stop"
+log_test "stall prevention at 200 ms: one warning at 170, one error at 200 ms, then no pause sent"
+
+# (1000 ms: time for the checks while it runs; a change of T un-stops nothing)
+tun simB 1000 >/dev/null
+check_eq "$(st simB 3 tx_stopped)" 1 "stopped after a change of T"
+c0=$(st simB 3 tx_pause)
+wr "$D/simB/tx_storm" "3 1000" >/dev/null
+check_eq "$(st simB 3 tx_stopped)" 0 "stopped after a new storm"
+check_eq "$(st simA 3 paused)" 1 "the peer paused by the new storm"
+busywait 5000 eval '[ "$(pst simB tx_pause_storm_error_events)" = 2 ]' || fail "no second error: $(sev simB)"
+check_eq "$(sev simB)" "2 2" "events after the second storm"
+check_eq "$(st simB 3 tx_pause)" $((c0 + 1000)) "pause sent by the second storm"
+wr "$D/simB/tx_storm" "3 0" >/dev/null
+check_eq "$(st simB 3 tx_stopped)" 0 "stopped after tx_storm 0"
+log_test "a tx_storm write is a new storm: pause again, stopped again at T"
+
+# Prevention switched on during a storm: measured from the set; held frames go.
+tun simB 0 >/dev/null
+wr "$D/simB/tx_storm" "3 1000" >/dev/null
+$H udp 0x68 60 1 9013 >/dev/null & pid=$!
+busywait 30000 eval '[ "$(st simA 3 held)" = 1 ]' || fail "frame not held: held=$(st simA 3 held)"
+sleep 0.5
+kill -0 $pid 2>/dev/null || fail "held datagram arrived with prevention off"
+check_eq "$(sev simB)" "2 2" "events with prevention off"
+tun simB 200 >/dev/null
+wait $pid || fail "held datagram not released by the prevention"
+check_eq "$(st simA 3 held) $(st simA 3 paused)" "0 0" "held and paused after the stop"
+check_eq "$(sev simB)" "3 3" "events"
+wr "$D/simB/tx_storm" "3 0" >/dev/null
+log_test "prevention enabled during a storm: stops it T after the set, the peer's held frames released"
+
+tun simB 0 >/dev/null
+wr "$D/simB/tx_storm" "3 1000" >/dev/null
+r=$(rate 2 req simB 3)
+near "$r" 1000 "requests/s with prevention off"
+r=$(rate 1 st simB 3 tx_pause_duration)
+near "$r" 1000000 "tx pause us/s with prevention off"
+check_eq "$(sev simB)" "3 3" "events with prevention off"
+check_eq "$(st simB 3 tx_stopped) $(st simA 3 paused)" "0 1" "stopped, peer paused"
+wr "$D/simB/tx_storm" "3 0" >/dev/null
+log_test "prevention off: a tx storm goes on unbounded, no events"
+
 # --- fail_setpfc --------------------------------------------------------------------------
 check_eq "$(cat "$D/simA/fail_setpfc")" 0 "initial"
 echo 1 > "$D/simA/fail_setpfc"
@@ -364,12 +557,15 @@ before=$(cat "$D/simA/state" | awk '{print $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$1
 for kv in "rx_storm:8 1" "rx_storm:3 1000001" "rx_storm:3" "rx_storm:3 1 1" "rx_storm:-1 5" \
 	"rx_storm:x y" "tx_storm:3 -5" "xon:9 1" "rx_storm_duty:3 0 50" \
 	"rx_storm_duty:3 10001 50" "rx_storm_duty:3 100 0" "rx_storm_duty:3 100 101" \
-	"rx_storm_duty:3 100" "link_flap:1001" "link_flap:x" "fail_setpfc:x" "fail_setpfc:1 2"; do
+	"rx_storm_duty:3 100" "link_flap:1001" "link_flap:x" "fail_setpfc:x" "fail_setpfc:1 2" \
+	"fail_set_tunable:x" "fail_set_tunable:-2" "tunable_unsupported:2" "tunable_unsupported:-1" \
+	"tunable_unsupported:x"; do
 	check_eq "$(wr "$D/simA/${kv%%:*}" "${kv#*:}")" "Invalid argument" "${kv%%:*} '${kv#*:}'"
 done
 after=$(cat "$D/simA/state" | awk '{print $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18}')
 check_eq "$after" "$before" "knobs changed by bad input"
 check_eq "$(cat "$D/simA/fail_setpfc")" 0 "fail_setpfc changed"
+check_eq "$(cat "$D/simA/fail_set_tunable") $(cat "$D/simA/tunable_unsupported")" "0 0" "tunable knobs changed"
 log_test "knobs refuse bad input with EINVAL, nothing changes"
 
 # --- link flap ---------------------------------------------------------------------------------
