@@ -40,6 +40,7 @@ enum rocectl_cong_why {
 	ROCECTL_CONG_WHY_CONFLICT,	/* two parameters that exclude each other */
 	ROCECTL_CONG_WHY_FIRMWARE,	/* the firmware refused */
 	ROCECTL_CONG_WHY_PORT,		/* the backend does not know that port */
+	ROCECTL_CONG_WHY_PARTIAL,	/* refused, and undoing what was written too */
 };
 
 /* An RDMA port's congestion control, as far as the firmware tells it. */

@@ -128,6 +128,10 @@ static void rocectl_cong_why(struct netlink_ext_ack *extack, int err, int why)
 	case ROCECTL_CONG_WHY_FIRMWARE:
 		NL_SET_ERR_MSG_MOD(extack, "the NIC's firmware refused the parameters");
 		break;
+	case ROCECTL_CONG_WHY_PARTIAL:
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the firmware refused, and setting back what was written failed: read the parameters");
+		break;
 	case ROCECTL_CONG_WHY_PORT:
 		NL_SET_ERR_MSG_MOD(extack,
 				   "the hardware backend knows port 1 of this device only");

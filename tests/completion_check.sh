@@ -5,6 +5,9 @@
 # bash-completion package: drives _rocectl as readline would and checks what
 # it offers. Device names are checked against "$ROCECTL -j dev show"; with
 # the module not loaded, completing a device must offer and print nothing.
+# DCQCN parameter names are checked against "$ROCECTL dcqcn help" (the
+# aliases) and, through a stand-in rocectl that answers "-j dcqcn show" as
+# the module would for a ConnectX port, against the canonical names.
 # One line per group of cases: "ok - completion: ..." or
 # "not ok - completion: ... # WHY". Exit status 0 only if all passed.
 #
@@ -73,7 +76,7 @@ expect() {
 	[ "$got" = "$want" ] || fail "\"$line\": expected '$want', got '$got'"
 }
 
-OBJECTS="dev qp watchdog monitor apply version help"
+OBJECTS="dev qp watchdog dcqcn monitor apply version help"
 OPTIONS="-j -p -d -V -h --json --pretty --details --Version --help"
 FILTER="dev qpn pid port type state"
 TYPES="RC UC UD GSI SMI RAW_PACKET XRC_INI XRC_TGT"
@@ -81,13 +84,19 @@ STATES="RESET INIT RTR RTS SQD SQE ERR"
 COUNTERS="tx_packets tx_bytes rx_packets rx_bytes rx_ecn_ce rx_cnp tx_cnp
 	rx_becn rx_nak_seq tx_nak_seq rx_rnr_nak tx_rnr_nak tx_retrans rx_dup
 	rx_out_of_seq"
-WD_SET="dev port prio detect restore interval action direction"
+WD_SET="dev port prio detect restore interval action direction nic-stall-prevention"
+QPC_TARGET="dev qpn counter"	# bind, unbind; port once dev is given
+# The aliases "rocectl dcqcn help" lists: its "  ALIAS  NAME" lines.
+DCQCN_ALIASES=$("$ROCECTL" dcqcn help 2> /dev/null |
+	awk '/^[ \t]+[a-z][a-z0-9-]*[ \t]+[a-z][a-z0-9_]*[ \t]*$/ { print $1 }' | paste -sd ' ')
 
-# shellcheck disable=SC2086 # word lists split on purpose below
+# shellcheck disable=SC2086,SC2046 # word lists split on purpose below
 {
 expect "rocectl " $OBJECTS
 expect "rocectl wa" watchdog
 expect "rocectl v" version
+expect "rocectl dc" dcqcn
+expect "rocectl d" dev dcqcn
 expect "rocectl -j " $OBJECTS
 expect "rocectl -j -d q" qp
 expect "rocectl -" $OPTIONS
@@ -99,7 +108,15 @@ expect "rocectl help "
 result "global options and objects, by prefix"
 
 expect "rocectl dev " show stats help
-expect "rocectl qp " show stats help
+expect "rocectl qp " show stats counters help
+expect "rocectl qp c" counters
+expect "rocectl qp counters " show bind unbind help
+expect "rocectl q c " show bind unbind help	# abbreviated object and command
+expect "rocectl qp counters b" bind
+expect "rocectl qp counters help "
+expect "rocectl dcqcn " show set help
+expect "rocectl dcqcn s" show set
+expect "rocectl dc h "
 expect "rocectl watchdog " set del show stats big-red-switch help
 expect "rocectl watchdog s" set show stats
 expect "rocectl monitor " all dev qp watchdog
@@ -119,6 +136,14 @@ expect "rocectl watchdog del dev eth0 " port prio
 expect "rocectl watchdog show " dev
 expect "rocectl watchdog stats dev eth0 " port check
 expect "rocectl apply cfg " dev
+expect "rocectl qp counters show " dev
+expect "rocectl qp counters show dev rxe0 " port
+expect "rocectl qp counters bind " $QPC_TARGET
+expect "rocectl qp counters bind dev mlx5_0 " port qpn counter
+expect "rocectl qp c unbind dev mlx5_0 " port qpn counter
+expect "rocectl dcqcn show " dev
+expect "rocectl dcqcn show dev mlx5_0 " port
+expect "rocectl dcqcn set " dev
 result "keywords of each command"
 
 expect "rocectl qp show type " $TYPES
@@ -132,12 +157,22 @@ expect "rocectl watchdog del dev eth0 priority " 0 1 2 3 4 5 6 7 all
 expect "rocectl watchdog set dev eth0 action " alert forward
 expect "rocectl watchdog set dev eth0 direction " rx tx both
 expect "rocectl watchdog set dev eth0 direction b" both
-result "enumerated values (type, state, sort, prio, action, direction)"
+expect "rocectl watchdog set dev eth0 nic-stall-prevention " off auto
+expect "rocectl watchdog set dev eth0 prio 3 nic-stall-prevention a" auto
+result "enumerated values (type, state, sort, prio, action, direction, nic-stall-prevention)"
 
 for kw in qpn pid port; do
 	expect "rocectl qp show $kw "
 done
 expect "rocectl qp stats watch count "
+for kw in port qpn counter; do
+	expect "rocectl qp counters bind dev mlx5_0 $kw "
+done
+expect "rocectl qp counters unbind dev mlx5_0 lqpn "
+expect "rocectl dcqcn show dev mlx5_0 port "
+expect "rocectl dcqcn set dev mlx5_0 port "
+expect "rocectl dcqcn set dev mlx5_0 alpha-gain "
+expect "rocectl dcqcn set dev mlx5_0 port 1 cnp-dscp 48 rp_gd "
 for kw in port detect restore interval; do
 	expect "rocectl watchdog set dev eth0 $kw "
 done
@@ -148,12 +183,30 @@ expect "rocectl qp show state RTS qpn 17 pid 5 " dev port type
 expect "rocectl qp show lqpn 17 " dev pid port type state
 expect "rocectl qp stats sort tx_bytes watch 2 count 3 " $FILTER
 expect "rocectl watchdog set dev eth0 prio 3 detect 200 action alert " \
-	port restore interval direction
+	port restore interval direction nic-stall-prevention
 expect "rocectl watchdog set dev eth0 priority 3 port 1 " \
-	detect restore interval action direction
+	detect restore interval action direction nic-stall-prevention
 expect "rocectl watchdog stats check " dev
 expect "rocectl monitor qp dev " all watchdog
+expect "rocectl qp counters bind dev mlx5_0 qpn 178 " port counter
+expect "rocectl qp counters unbind dev mlx5_0 lqpn 178 port 1 " counter
+expect "rocectl qp counters show dev rxe0 port 1 "
+expect "rocectl watchdog set dev eth0 nic-stall-prevention 200 prio 3 " \
+	port detect restore interval action direction
+expect "rocectl dcqcn show dev mlx5_0 port 1 "
 result "a keyword already given is not offered again"
+
+# DCQCN parameter names for a device the module does not answer for (none
+# has this name; or no module): the aliases only.
+[ -n "$DCQCN_ALIASES" ] || fail "\"$ROCECTL dcqcn help\" lists no aliases"
+expect "rocectl dcqcn set dev nosuch0 " port $DCQCN_ALIASES
+expect "rocectl dcqcn set dev nosuch0 port 1 " $DCQCN_ALIASES
+expect "rocectl dcqcn set dev nosuch0 alpha-gain 7 " $(tr ' ' '\n' <<< "$DCQCN_ALIASES" | grep -vx alpha-gain)
+expect "rocectl dcqcn set dev nosuch0 port 2 cnp-dscp 48 min-rate 10 " \
+	$(tr ' ' '\n' <<< "$DCQCN_ALIASES" | grep -vxE 'cnp-dscp|min-rate')
+expect "rocectl dc se dev nosuch0 cnp-" $(tr ' ' '\n' <<< "$DCQCN_ALIASES" | grep '^cnp-')
+expect "rocectl dcqcn set dev nosuch0 t" $(tr ' ' '\n' <<< "$DCQCN_ALIASES" | grep '^t')
+result "dcqcn set: parameter aliases from rocectl dcqcn help (no DCQCN from the module for the device)"
 
 mkdir -p "$W/files/confdir"
 : > "$W/files/conf.a"
@@ -181,7 +234,8 @@ if json=$("$ROCECTL" -j dev show 2> /dev/null); then
 		json=${json#*"${BASH_REMATCH[0]}"}
 	done
 	for line in "rocectl dev show " "rocectl d stats " "rocectl qp show dev " \
-		"rocectl qp stats type RC dev "; do
+		"rocectl qp stats type RC dev " "rocectl qp counters bind dev " \
+		"rocectl dcqcn show dev " "rocectl dcqcn set dev "; do
 		expect "$line" "${rdma[@]}"
 	done
 	for line in "rocectl watchdog set dev " "rocectl watchdog stats dev " \
@@ -195,12 +249,51 @@ else
 	: > "$PRINTED"
 	for line in "rocectl dev show " "rocectl dev stats " "rocectl qp show dev " \
 		"rocectl watchdog set dev " "rocectl watchdog show dev r" \
-		"rocectl apply dev "; do
+		"rocectl apply dev " "rocectl qp counters show dev " \
+		"rocectl dcqcn show dev " "rocectl dcqcn set dev "; do
 		expect "$line"
 	done
 	[ -s "$PRINTED" ] && fail "the completion printed: $(head -c 200 "$PRINTED" | tr '\n' ' ')"
 	result "device names: none offered, nothing printed (no module: $ROCECTL -j dev show fails)"
 fi
+
+# DCQCN parameter names when the module answers: a stand-in rocectl first on
+# PATH answers "-j dcqcn show dev mlx5_0" as the tool prints a ConnectX
+# port's DCQCN (the names: rocectl_mlx5's, kernel/mlx5/cong.c), refuses other
+# devices as the module does, and leaves everything else to the real tool.
+mkdir -p "$W/fake"
+CANONICAL="rp_clamp_tgt_rate rp_clamp_tgt_rate_ati rp_time_reset rp_byte_reset
+	rp_threshold rp_ai_rate rp_max_rate rp_hai_rate rp_min_dec_fac rp_min_rate
+	rp_rate_to_set_on_first_cnp rp_dce_tcp_g rp_dce_tcp_rtt
+	rp_rate_reduce_monitor_period rp_initial_alpha_value rp_gd
+	np_min_time_between_cnps np_cnp_dscp np_cnp_prio_mode np_cnp_prio"
+params=$(for n in $CANONICAL; do printf '"%s":%d,' "$n" 7; done)
+cat > "$W/fake/rocectl" <<FAKE
+#!/bin/bash
+case "\$*" in
+"-j dcqcn show dev mlx5_0" | "-j dcqcn show dev mlx5_0 port 1")
+	echo '[{"ifname":"mlx5_0","port":1,"dcqcn":{"source":"mlx5","rp_enabled":[3],"np_enabled":[3],"params":{${params%,}}}}]' ;;
+"-j dcqcn show dev"*)
+	echo "Error: rocectl: no congestion control view: needs rocectl_mlx5 and firmware queries." >&2
+	exit 4 ;;
+*)	exec "$ROCECTL" "\$@" ;;
+esac
+FAKE
+chmod +x "$W/fake/rocectl"
+SAVED_PATH=$PATH
+PATH=$W/fake:$PATH
+# shellcheck disable=SC2086,SC2046 # word lists split on purpose
+{
+expect "rocectl dcqcn set dev mlx5_0 " port $DCQCN_ALIASES $CANONICAL
+expect "rocectl dcqcn set dev mlx5_0 port 1 rp_gd 7 " \
+	$DCQCN_ALIASES $(tr -s ' \t\n' '\n' <<< "$CANONICAL" | grep -vx rp_gd)
+expect "rocectl dcqcn set dev mlx5_0 rp_d" rp_dce_tcp_g rp_dce_tcp_rtt
+expect "rocectl dcqcn set dev mlx5_0 np_cnp_p" np_cnp_prio_mode np_cnp_prio
+expect "rocectl dcqcn set dev rxe0 " port $DCQCN_ALIASES	# the module refuses rxe0
+expect "rocectl dcqcn set dev mlx5_0 rp_gd "
+}
+PATH=$SAVED_PATH
+result "dcqcn set: canonical names from rocectl -j dcqcn show when the module answers (a stand-in rocectl)"
 
 cat "$W"/printed* > "$W/all"
 [ -s "$W/all" ] && fail "it printed: $(head -c 300 "$W/all" | tr '\n' ' ')"

@@ -3,9 +3,11 @@
 #
 # The man pages against the tool. What the tool accepts is read from the
 # tool itself ("rocectl help", "rocectl OBJECT help"), not from a list kept
-# here: every object, option, command, keyword and value it lists must appear
+# here: every object, option, command, keyword and value it lists (and the
+# names of its two-column tables: rocectl dcqcn help's aliases) must appear
 # as a whole word in the rendered page of its object, and every page must
-# render without warnings. One "ok - man: ..." or "not ok - man: ... # why"
+# render without warnings. rocectl-dcqcn.8 must also name every parameter
+# and counter of the mlx5 backend's own tables (kernel/mlx5/cong.c). One "ok - man: ..." or "not ok - man: ... # why"
 # line per page and kind of check; exit status 0 only if all are ok.
 #
 #   tests/man_check.sh          (ROCECTL=path/to/rocectl overrides user/rocectl)
@@ -40,8 +42,9 @@ watchdog del and watchdog big-red-switch commands.'
 APPLY_FALLBACK_WORDS='watchdog set del big-red-switch rocectl.conf rocectl.service
 90-rocectl.rules /etc/modules-load.d/rocectl.conf systemd-modules-load.service
 CAP_NET_ADMIN'
-# The watchdog commands a policy line may hold (rocectl.conf(5)).
+# The commands a policy line may hold (rocectl.conf(5)), per object.
 CONF_COMMANDS='set del big-red-switch'
+CONF_DCQCN_COMMANDS='set'
 
 # "rocectl ARGS... help", from an empty directory, with no input: its text,
 # or nothing (and status 1) if it is not a help text.
@@ -103,6 +106,13 @@ grammar_words() {
 			}
 		}
 	}'
+}
+
+# The names of a help text's two-column tables, "  NAME  NAME" lines such as
+# rocectl dcqcn help's aliases ("  alpha-gain   rp_gd"): both columns, one a
+# line. Prose lines ("  dev    RDMA devices added, ...") have more words.
+help_tables() {
+	awk '/^[ \t]+[a-z][a-z0-9_-]*[ \t]+[a-z][a-z0-9_-]*[ \t]*$/ { print $1; print $2 }'
 }
 
 # Absolute paths a help text names (a default file, say).
@@ -224,8 +234,10 @@ fi
 for o in $(tr -s ' ' '\n' <<< "$objects apply" | awk '!seen[$0]++'); do
 	[ "$o" = help ] && continue
 	if help=$(tool_help "$o"); then
-		{ printf '%s\n' "$help" | grammar_words; printf '%s\n' "$help" | help_paths; } |
-			check_words "rocectl-$o.8" "names every $o command, keyword and value the tool accepts"
+		{ printf '%s\n' "$help" | grammar_words
+		  printf '%s\n' "$help" | help_tables
+		  printf '%s\n' "$help" | help_paths; } |
+			check_words "rocectl-$o.8" "names every $o command, keyword, value and alias the tool accepts"
 	elif [ "$o" = apply ]; then
 		{ printf '%s\n' "$APPLY_FALLBACK_HELP" | grammar_words
 		  printf '%s\n' "$APPLY_FALLBACK_HELP" | help_paths
@@ -238,6 +250,22 @@ done
 if wd=$(tool_help watchdog); then
 	{ printf '%s\n' "$wd" | grammar_words "$CONF_COMMANDS"; echo /etc/rocectl/rocectl.conf; } |
 		check_words rocectl.conf.5 "names every keyword and value of watchdog ${CONF_COMMANDS// /, }, as policy lines take them"
+fi
+if dc=$(tool_help dcqcn); then
+	printf '%s\n' "$dc" | grammar_words "$CONF_DCQCN_COMMANDS" |
+		check_words rocectl.conf.5 "names every keyword of dcqcn ${CONF_DCQCN_COMMANDS// /, }, as policy lines take them"
+fi
+
+# rocectl-dcqcn.8: every parameter and counter the mlx5 backend knows, also
+# those without an alias (which rocectl dcqcn help does not list). Read from
+# the backend's own tables in kernel/mlx5/cong.c (names in double quotes).
+CONG_SRC=kernel/mlx5/cong.c
+if [ -f "$CONG_SRC" ] && tool_help dcqcn > /dev/null; then
+	names=$(grep -oE '"(rp|np)_[a-z0-9_]+"' "$CONG_SRC" | tr -d '"' | awk '!seen[$0]++')
+	[ -n "$names" ]
+	result "$CONG_SRC lists DCQCN parameters and counters" $? "no \"rp_*\"/\"np_*\" names found"
+	[ -n "$names" ] && printf '%s\n' "$names" |
+		check_words rocectl-dcqcn.8 "names every DCQCN parameter and counter of $CONG_SRC"
 fi
 
 exit $status

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rocectl apply: the persistent policy. Each line of the file is a command
- * line without the leading "rocectl"; only commands that configure the
- * module are allowed. A bad line is reported as FILE:LINE and the next one
+ * line without the leading "rocectl"; only commands that configure
+ * (watchdog set/del/big-red-switch, dcqcn set) are allowed. A bad line is reported as FILE:LINE and the next one
  * is tried anyway, so one typo cannot leave a fleet unprotected.
  */
 #include <errno.h>
@@ -56,8 +56,10 @@ static int run_line(struct rocectl *rc, int n, char **words)
 	int saved_argc = rc->argc, ret;
 	char **saved_argv = rc->argv;
 
-	if (!obj || obj->fn != cmd_watchdog || n < 2 || !wd_changes_config(words[1])) {
-		pr_err("Error: only \"watchdog set\", \"watchdog del\" and \"watchdog big-red-switch\" may appear in a policy file.\n");
+	if (!obj || n < 2 ||
+	    !((obj->fn == cmd_watchdog && wd_changes_config(words[1])) ||
+	      (obj->fn == cmd_dcqcn && dcqcn_changes_config(words[1])))) {
+		pr_err("Error: only \"watchdog set\", \"watchdog del\", \"watchdog big-red-switch\" and \"dcqcn set\" may appear in a policy file.\n");
 		return EXIT_USAGE;
 	}
 	rc->argc = n;
@@ -118,8 +120,9 @@ static int apply_help(void)
 {
 	printf("Usage: rocectl apply [ FILE ] [ dev DEV ]\n"
 	       "Runs each line of FILE (default " POLICY_FILE ") as a rocectl\n"
-	       "command: watchdog set, watchdog del or watchdog big-red-switch, '#'\n"
-	       "comments. dev DEV applies only the lines naming DEV (hot-plug).\n"
+	       "command: watchdog set, watchdog del, watchdog big-red-switch or\n"
+	       "dcqcn set; '#' comments. dev DEV applies only the lines naming DEV\n"
+	       "(hot-plug).\n"
 	       "A failing line does not stop the others (a missing module does).\n"
 	       "Exits with the status of the first failing line.\n");
 	return EXIT_OK;

@@ -2,11 +2,13 @@
 /* rocectl dev: the RDMA devices and ports the module sees. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/genetlink.h>
 
 #include "errors.h"
 #include "attrs.h"
+#include "dcqcn.h"
 #include "dev.h"
 #include "output.h"
 #include "rocectl.h"
@@ -174,6 +176,64 @@ static int dev_show_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* -d: a device's fields, then the DCQCN of the ports a backend serves. */
+static int dev_detail_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	uint32_t *ports = data;
+
+	if (dev_parse(nlh, tb) < 0 || !tb[ROCECTL_A_DEV_INDEX])
+		return MNL_CB_ERROR;
+	*ports = tb[ROCECTL_A_DEV_NUM_PORTS] ? mnl_attr_get_u32(tb[ROCECTL_A_DEV_NUM_PORTS]) : 0;
+	out_open_object(NULL);
+	dev_print_fields(nlh, tb, true);
+	return MNL_CB_OK;
+}
+
+static int dev_show_details(struct rocectl *rc, const char *name)
+{
+	struct dev_list l = { .n = 0 };
+	uint32_t port, ports;
+	struct nlmsghdr *nlh;
+	size_t i;
+	int err;
+
+	if (name) {
+		l.names = calloc(1, sizeof(*l.names));
+		l.ports = calloc(1, sizeof(*l.ports));
+		if (!l.names || !l.ports) {
+			dev_list_free(&l);
+			pr_err("Error: out of memory.\n");
+			return EXIT_FAILED;
+		}
+		snprintf(l.names[0], sizeof(l.names[0]), "%s", name);
+		l.n = 1;
+	} else {
+		err = dev_list_get(rc, &l);
+		if (err) {
+			dev_list_free(&l);
+			return err;
+		}
+	}
+	out_begin_list();
+	for (i = 0, err = EXIT_OK; !err && i < l.n; i++) {
+		nlh = nl_request(&rc->nl, ROCECTL_CMD_DEV_GET, 0);
+		mnl_attr_put_strz(nlh, ROCECTL_A_DEV_NAME, l.names[i]);
+		err = nl_run(&rc->nl, nlh, dev_detail_cb, &ports);
+		if (err)
+			break;
+		out_open_array("dcqcn");
+		for (port = 1; !err && port <= ports; port++)
+			err = cong_print_params(rc, l.names[i], port);
+		out_close_array();
+		out_close_object();
+		out_nl();
+	}
+	out_end_list();
+	dev_list_free(&l);
+	return err;
+}
+
 static int dev_show(struct rocectl *rc)
 {
 	const char *name = arg_next(rc);
@@ -194,6 +254,8 @@ static int dev_show(struct rocectl *rc)
 		err = rocectl_connect(rc);
 	if (err)
 		return err;
+	if (rc->details)
+		return dev_show_details(rc, name);
 
 	nlh = nl_request(&rc->nl, ROCECTL_CMD_DEV_GET, name ? 0 : NLM_F_DUMP);
 	if (name)

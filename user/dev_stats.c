@@ -14,6 +14,7 @@
 
 #include "errors.h"
 #include "attrs.h"
+#include "dcqcn.h"
 #include "output.h"
 #include "rocectl.h"
 #include "utils.h"
@@ -213,6 +214,9 @@ int dev_stats(struct rocectl *rc)
 			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 			err = nl_run(&rdma, nlh, port_cb, &devs.dev[i]);
 		}
+		/* The congestion counters of a hardware backend, per port. */
+		for (port = 1; !err && port <= devs.dev[i].ports; port++)
+			err = cong_print_stats(rc, devs.dev[i].name, port);
 		if (!err)
 			err = print_qp_sum(rc, &devs.dev[i]);
 	}

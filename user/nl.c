@@ -46,6 +46,9 @@ static const char *const nl_attr_names[] = {
 	[ROCECTL_A_WD_ACTION] = "wd-action",
 	[ROCECTL_A_WD_DIRECTION] = "wd-direction",
 	[ROCECTL_A_WD_BRS] = "wd-brs",
+	[ROCECTL_A_WD_STALL_MS] = "wd-stall-ms",
+	[ROCECTL_A_CONG_PARAM] = "cong-param",
+	[ROCECTL_A_CONG_PORT] = "cong-port",
 };
 
 const char *nl_attr_name(unsigned int type)
@@ -56,13 +59,25 @@ const char *nl_attr_name(unsigned int type)
 	return NULL;
 }
 
-/* What the kernel said about a refused request. */
-struct nl_error {
-	int err;
-	char msg[256];
-	char attr[96];
-	char missing[48];
+/* The nldev attributes rocectl sends to the RDMA core, by their uapi names. */
+static const char *const nl_rdma_attr_names[] = {
+	[RDMA_NLDEV_ATTR_DEV_INDEX] = "RDMA_NLDEV_ATTR_DEV_INDEX",
+	[RDMA_NLDEV_ATTR_DEV_NAME] = "RDMA_NLDEV_ATTR_DEV_NAME",
+	[RDMA_NLDEV_ATTR_PORT_INDEX] = "RDMA_NLDEV_ATTR_PORT_INDEX",
+	[RDMA_NLDEV_ATTR_RES_LQPN] = "RDMA_NLDEV_ATTR_RES_LQPN",
+	[RDMA_NLDEV_ATTR_STAT_MODE] = "RDMA_NLDEV_ATTR_STAT_MODE",
+	[RDMA_NLDEV_ATTR_STAT_RES] = "RDMA_NLDEV_ATTR_STAT_RES",
+	[RDMA_NLDEV_ATTR_STAT_COUNTER_ID] = "RDMA_NLDEV_ATTR_STAT_COUNTER_ID",
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS] = "RDMA_NLDEV_ATTR_STAT_HWCOUNTERS",
 };
+
+const char *nl_rdma_attr_name(unsigned int type)
+{
+	if (type < sizeof(nl_rdma_attr_names) / sizeof(nl_rdma_attr_names[0]) &&
+	    nl_rdma_attr_names[type])
+		return nl_rdma_attr_names[type];
+	return NULL;
+}
 
 struct nl_ctx {
 	struct nl *nl;
@@ -71,9 +86,10 @@ struct nl_ctx {
 	struct nl_error *e;
 };
 
-static void nl_attr_label(char *buf, size_t len, unsigned int type)
+static void nl_attr_label(const struct nl *nl, char *buf, size_t len,
+			  unsigned int type)
 {
-	const char *name = nl_attr_name(type);
+	const char *name = nl->rdma ? nl_rdma_attr_name(type) : nl_attr_name(type);
 
 	if (name)
 		snprintf(buf, len, "%s", name);
@@ -96,6 +112,8 @@ static void nl_parse_extack(struct nl_ctx *ctx, const struct nlmsghdr *nlh,
 {
 	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = {};
 	const struct nlmsghdr *req = ctx->nl->req;
+	/* Attributes start after the genl header; RDMA messages have none. */
+	unsigned int first = mnl_nlmsg_size(ctx->nl->rdma ? 0 : GENL_HDRLEN);
 	struct nl_error *e = ctx->e;
 
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
@@ -113,11 +131,11 @@ static void nl_parse_extack(struct nl_ctx *ctx, const struct nlmsghdr *nlh,
 	    mnl_attr_validate(tb[NLMSGERR_ATTR_OFFS], MNL_TYPE_U32) == 0) {
 		uint32_t offs = mnl_attr_get_u32(tb[NLMSGERR_ATTR_OFFS]);
 
-		if (offs >= mnl_nlmsg_size(GENL_HDRLEN) &&
+		if (offs >= first &&
 		    offs + sizeof(struct nlattr) <= req->nlmsg_len) {
 			const struct nlattr *bad = (const void *)((const char *)req + offs);
 
-			nl_attr_label(e->attr, sizeof(e->attr),
+			nl_attr_label(ctx->nl, e->attr, sizeof(e->attr),
 				      mnl_attr_get_type(bad));
 		}
 	}
@@ -150,7 +168,7 @@ static void nl_parse_extack(struct nl_ctx *ctx, const struct nlmsghdr *nlh,
 	}
 	if (tb[NLMSGERR_ATTR_MISS_TYPE] &&
 	    mnl_attr_validate(tb[NLMSGERR_ATTR_MISS_TYPE], MNL_TYPE_U32) == 0)
-		nl_attr_label(e->missing, sizeof(e->missing),
+		nl_attr_label(ctx->nl, e->missing, sizeof(e->missing),
 			      mnl_attr_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]));
 }
 
@@ -255,8 +273,8 @@ static int nl_exchange(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 	return -e->err;
 }
 
-void nl_print_error(FILE *f, int err, const char *msg, const char *attr,
-		    const char *missing)
+static void print_error(FILE *f, int err, const char *msg, const char *attr,
+			const char *missing, bool rdma)
 {
 	if (msg && *msg) {
 		err_prefix(f);
@@ -277,7 +295,11 @@ void nl_print_error(FILE *f, int err, const char *msg, const char *attr,
 	case EOPNOTSUPP:
 		if (!(msg && *msg)) {
 			err_prefix(f);
-			fprintf(f, "Error: the loaded rocectl module does not know this command: it is older than this tool.\n");
+			if (rdma)
+				fprintf(f, "Error: the RDMA core or the device's driver does not support this request (kernel answers: %s).\n",
+					strerror(err));
+			else
+				fprintf(f, "Error: the loaded rocectl module does not know this command: it is older than this tool.\n");
 		}
 		break;
 	default:
@@ -288,9 +310,21 @@ void nl_print_error(FILE *f, int err, const char *msg, const char *attr,
 	}
 }
 
-static int nl_report(const struct nl_error *e)
+void nl_print_error(FILE *f, int err, const char *msg, const char *attr,
+		    const char *missing)
 {
-	nl_print_error(stderr, e->err, e->msg, e->attr, e->missing);
+	print_error(f, err, msg, attr, missing, false);
+}
+
+void nl_print_rdma_error(FILE *f, int err, const char *msg, const char *attr,
+			 const char *missing)
+{
+	print_error(f, err, msg, attr, missing, true);
+}
+
+int nl_report(const struct nl *nl, const struct nl_error *e)
+{
+	print_error(stderr, e->err, e->msg, e->attr, e->missing, nl->rdma);
 	return EXIT_FAILED;
 }
 
@@ -310,18 +344,17 @@ struct nlmsghdr *nl_request(struct nl *nl, uint8_t cmd, uint16_t flags)
 
 #define NL_DUMP_TRIES 5
 
-int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
-		   void *data, void (*restart)(void *data))
+int nl_run_quiet(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		 void *data, void (*restart)(void *data), struct nl_error *e)
 {
 	bool dump = (nlh->nlmsg_flags & NLM_F_DUMP) == NLM_F_DUMP;
 	char *req = nl->buf + NL_BUF_SIZE;	/* where nl_exchange keeps it */
-	struct nl_error e;
 	int tries, err;
 
 	for (tries = 1; ; tries++) {
 		if (dump)
 			out_capture_begin();
-		err = nl_exchange(nl, nlh, cb, data, &e);
+		err = nl_exchange(nl, nlh, cb, data, e);
 		if (!dump || err || !nl->interrupted || tries == NL_DUMP_TRIES) {
 			out_capture_end(true);
 			break;
@@ -333,10 +366,20 @@ int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		nlh->nlmsg_seq = ++nl->seq;
 	}
 	if (err < 0)
-		return nl_report(&e);
+		return err;
 	if (dump && nl->interrupted)
 		pr_err("Warning: the objects changed during each of %d dumps; this one may be inconsistent.\n",
 			NL_DUMP_TRIES);
+	return 0;
+}
+
+int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		   void *data, void (*restart)(void *data))
+{
+	struct nl_error e;
+
+	if (nl_run_quiet(nl, nlh, cb, data, restart, &e) < 0)
+		return nl_report(nl, &e);
 	return EXIT_OK;
 }
 
@@ -464,7 +507,7 @@ int nl_open(struct nl *nl, bool quiet)
 				pr_err("Error: the rocectl kernel module is not loaded: run modprobe rocectl.\n");
 			return EXIT_NO_MODULE;
 		}
-		return quiet ? EXIT_FAILED : nl_report(&e);
+		return quiet ? EXIT_FAILED : nl_report(nl, &e);
 	}
 	if (!nl->family_id) {
 		pr_err("Error: the kernel did not say which id the rocectl family has.\n");
@@ -491,6 +534,7 @@ int nl_open_rdma(struct nl *nl)
 	mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one, sizeof(one));
 	nl->portid = mnl_socket_get_portid(nl->sock);
 	nl->seq = time(NULL);
+	nl->rdma = true;
 	nl_wait_module_live();
 	return EXIT_OK;
 }

@@ -20,6 +20,15 @@ struct nl {
 	uint32_t seq;
 	const struct nlmsghdr *req;	/* the request in flight, for error offsets */
 	bool interrupted;		/* the dump saw NLM_F_DUMP_INTR */
+	bool rdma;			/* NETLINK_RDMA: no genl header, nldev attributes */
+};
+
+/* What the kernel said about a refused request. */
+struct nl_error {
+	int err;		/* errno, positive; 0: no error */
+	char msg[256];		/* the extack message, or "" */
+	char attr[96];		/* the attribute the extack points at, or "" */
+	char missing[48];	/* the attribute the extack says is missing, or "" */
 };
 
 /* Returns an exit code (EXIT_OK on success) after printing any error. */
@@ -44,6 +53,16 @@ int nl_run(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data, void (*restart)(void *data));
 
+/*
+ * nl_run_restart without the error message: 0, or -errno with what the
+ * kernel said in *e, for a caller that explains the refusal itself.
+ */
+int nl_run_quiet(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
+		 void *data, void (*restart)(void *data), struct nl_error *e);
+
+/* Prints e as nl_run does, for the socket's family; returns EXIT_FAILED. */
+int nl_report(const struct nl *nl, const struct nl_error *e);
+
 /* A socket for the RDMA core's own netlink (NETLINK_RDMA), as rdma(8) uses. */
 int nl_open_rdma(struct nl *nl);
 struct nlmsghdr *nl_request_rdma(struct nl *nl, uint16_t op, uint16_t flags);
@@ -54,9 +73,14 @@ int nl_listen(struct nl *nl, mnl_cb_t cb, void *data);
 
 /* The name of a top-level attribute, for error messages. */
 const char *nl_attr_name(unsigned int type);
+/* The same for the RDMA core's nldev attributes (the uapi's names). */
+const char *nl_rdma_attr_name(unsigned int type);
 
 /* What the user reads when the kernel refuses a request (exported for tests). */
 void nl_print_error(FILE *f, int err, const char *msg, const char *attr,
 		    const char *missing);
+/* The same for a request to the RDMA core (NETLINK_RDMA). */
+void nl_print_rdma_error(FILE *f, int err, const char *msg, const char *attr,
+			 const char *missing);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * rocectl qp: every QP the module tracks, with its identity and, where
  * the module sees the packets (soft-RoCE), its counters; `qp stats watch`
- * turns them into per-second rates.
+ * turns them into per-second rates. `qp stats` also shows the hardware
+ * counter a QP is bound to (qp_counters.c), labelled as the driver's.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -18,6 +19,7 @@
 #include "attrs.h"
 #include "output.h"
 #include "qp.h"
+#include "qp_counters.h"
 #include "rocectl.h"
 #include "utils.h"
 
@@ -187,7 +189,7 @@ static void print_counters(const uint64_t *v, const char *indent)
 
 	out_str("counters_source", NULL, QP_SOURCE);
 	out_open_object("counters");
-	out_text("%s", indent);
+	out_text("%scounters (%s): ", indent, QP_SOURCE);
 	for (i = 0; i < NSTATS; i++)
 		out_uint(stat_names[STAT_FIRST + i], NULL, v[i]);
 	for (i = 0; i < NSTATS; i++)
@@ -468,7 +470,8 @@ static int row_cmp(const void *a, const void *b)
 	return x->qpn < y->qpn ? -1 : x->qpn > y->qpn;
 }
 
-static void print_row(const struct qp_row *r, bool rates)
+/* hw: the counters bound to QPs, or NULL (watch: the module's rates only). */
+static void print_row(const struct qp_row *r, bool rates, const struct qpc_list *hw)
 {
 	int i;
 
@@ -488,13 +491,14 @@ static void print_row(const struct qp_row *r, bool rates)
 	} else {
 		out_str("counters_source", NULL, QP_SOURCE);
 		out_open_object("rates");
-		out_text("\n    ");
+		out_text("\n    rates (%s): ", QP_SOURCE);
 		for (i = 0; i < NSTATS; i++) {
 			out_uint(stat_names[STAT_FIRST + i], NULL, (uint64_t)(r->rate[i] + 0.5));
 			out_text("%s/s %.0f ", stat_names[STAT_FIRST + i], r->rate[i]);
 		}
 		out_close_object();
 	}
+	qpc_print_for_qp(hw, r->dev_index, r->port, r->qpn);
 	out_close_object();
 	out_nl();
 }
@@ -587,7 +591,7 @@ static int qp_watch(struct rocectl *rc, const struct qp_filter *f)
 			 cur->n, t1 - t0, stat_names[STAT_FIRST + sort_index]);
 		out_open_array("qps");
 		for (i = 0; i < cur->n; i++)
-			print_row(&cur->row[i], true);
+			print_row(&cur->row[i], true, NULL);
 		out_close_array();
 		out_close_object();
 		out_flush();
@@ -600,9 +604,28 @@ static int qp_watch(struct rocectl *rc, const struct qp_filter *f)
 	return err;
 }
 
+/* One dump of the bound hardware counters per device the rows show. */
+static void collect_hw(const struct qp_rows *rows, struct qpc_list *hw)
+{
+	struct qpc_dev *devs = calloc(rows->n ? rows->n : 1, sizeof(*devs));
+	size_t i, j, n = 0;
+
+	if (!devs)
+		return;
+	for (i = 0; i < rows->n; i++) {
+		for (j = 0; j < n && devs[j].index != rows->row[i].dev_index; j++)
+			;
+		if (j == n)
+			devs[n++] = (struct qpc_dev){ rows->row[i].dev_index, rows->row[i].ifname };
+	}
+	qpc_collect(devs, n, hw);
+	free(devs);
+}
+
 static int qp_stats(struct rocectl *rc)
 {
 	struct qp_rows rows = { 0 };
+	struct qpc_list hw = { 0 };
 	struct qp_filter f;
 	int err = parse_filter(rc, &f, true);
 	size_t i;
@@ -620,11 +643,13 @@ static int qp_stats(struct rocectl *rc)
 	if (!err) {
 		if (f.sort)
 			qsort(rows.row, rows.n, sizeof(*rows.row), row_cmp);
+		collect_hw(&rows, &hw);
 		out_begin_list();
 		for (i = 0; i < rows.n; i++)
-			print_row(&rows.row[i], false);
+			print_row(&rows.row[i], false, &hw);
 		out_end_list();
 	}
+	qpc_list_free(&hw);
 	free(rows.row);
 	return err;
 }
@@ -634,6 +659,7 @@ static int qp_help(struct rocectl *rc)
 	(void)rc;
 	printf("Usage: rocectl qp show [ FILTER ]\n"
 	       "       rocectl qp stats [ FILTER ] [ sort COUNTER ] [ watch [ SECONDS ] [ count N ] ]\n"
+	       "%s"
 	       "FILTER := [ dev DEV ] [ qpn N ] [ pid PID ] [ port N ] [ type TYPE ] [ state STATE ]\n"
 	       "TYPE := { RC | UC | UD | GSI | SMI | RAW_PACKET | XRC_INI | XRC_TGT }\n"
 	       "STATE := { RESET | INIT | RTR | RTS | SQD | SQE | ERR }\n"
@@ -641,7 +667,9 @@ static int qp_help(struct rocectl *rc)
 	       "             tx_cnp | rx_becn | rx_nak_seq | tx_nak_seq | rx_rnr_nak | tx_rnr_nak |\n"
 	       "             tx_retrans | rx_dup | rx_out_of_seq }\n"
 	       "Counters come from the packets the module sees (soft-RoCE); a QP\n"
-	       "whose packets it does not see shows \"counters none\".\n");
+	       "whose packets it does not see shows \"counters none\". A QP bound to a\n"
+	       "hardware counter (qp counters bind, mlx5) also shows that counter's\n"
+	       "values, labelled \"hw counter ID (driver)\".\n", qpc_usage);
 	return EXIT_OK;
 }
 
@@ -649,6 +677,7 @@ static const struct cmd qp_cmds[] = {
 	{ "show", qp_show },
 	{ "list", qp_show },
 	{ "stats", qp_stats },
+	{ "counters", qp_counters },
 	{ "help", qp_help },
 	{ NULL, NULL },
 };

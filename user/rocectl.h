@@ -32,6 +32,7 @@ const struct cmd *rocectl_object(const char *word);
 
 /* The object handlers: each consumes rc->argv and returns an exit code. */
 int cmd_apply(struct rocectl *rc);
+int cmd_dcqcn(struct rocectl *rc);
 int cmd_dev(struct rocectl *rc);
 int cmd_monitor(struct rocectl *rc);
 int cmd_qp(struct rocectl *rc);
@@ -40,6 +41,7 @@ int dev_stats(struct rocectl *rc);
 
 /* Whether a watchdog verb (or its prefix) changes configuration. */
 bool wd_changes_config(const char *verb);
+bool dcqcn_changes_config(const char *verb);
 
 /* Open the netlink socket on first use; prints the error and returns an exit code. */
 int rocectl_connect(struct rocectl *rc);

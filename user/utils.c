@@ -24,7 +24,8 @@ int parse_u32(const char *s, uint32_t *v)
 	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
 		return -EINVAL;
 	errno = 0;
-	n = strtoull(s, &end, 0);
+	/* Decimal, or hex with 0x: a leading zero is no octal (DSCP 026 is 26). */
+	n = strtoull(s, &end, strncmp(s, "0x", 2) && strncmp(s, "0X", 2) ? 10 : 16);
 	if (*end)
 		return -EINVAL;
 	if (errno == ERANGE || n > UINT32_MAX)

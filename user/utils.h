@@ -11,7 +11,7 @@ struct rocectl;
 /* iproute2-style keyword match: arg is a non-empty prefix of word. */
 bool matches(const char *arg, const char *word);
 
-/* Whole-string unsigned parse (decimal or 0x hex): 0, -EINVAL or -ERANGE. */
+/* Whole-string unsigned parse (decimal, or 0x hex; never octal): 0, -EINVAL or -ERANGE. */
 int parse_u32(const char *s, uint32_t *v);
 
 /* The current argument, or NULL at the end; and advancing past it. */

@@ -26,6 +26,7 @@ static const char *const states[] = {
 static const char *const counter_sources[] = { "pause-duration", "pause-frames" };
 static const char *const events[] = {
 	"detect", "action", "action-failed", "restore", "conflict", "gone",
+	"nic-stall-warning", "nic-stall-error",
 };
 
 const char *wd_event_name(unsigned int event)
@@ -140,8 +141,24 @@ void wd_print_fields(const struct nlmsghdr *nlh, const struct nlattr **tb,
 		out_str("counters", "counters %s ",
 			name_of(counter_sources, ARRAY_SIZE(counter_sources),
 				mnl_attr_get_u8(tb[ROCECTL_A_WD_COUNTERS])));
-	if (tb[ROCECTL_A_WD_BACKEND])
-		out_str("backend", "backend %s ", mnl_attr_get_str(tb[ROCECTL_A_WD_BACKEND]));
+	if (tb[ROCECTL_A_WD_STALL_MS]) {
+		uint16_t ms = mnl_attr_get_u16(tb[ROCECTL_A_WD_STALL_MS]);
+
+		if (out_is_json())
+			out_uint("nic_stall_prevention_ms", NULL, ms);
+		else if (ms)
+			out_text("nic-stall-prevention %ums ", ms);
+		else
+			out_text("nic-stall-prevention off ");
+	}
+	if (tb[ROCECTL_A_WD_STALL_WARNINGS])
+		out_uint("nic_stall_warnings", "nic_stall_warnings %" PRIu64 " ",
+			 mnl_attr_get_u64(tb[ROCECTL_A_WD_STALL_WARNINGS]));
+	if (tb[ROCECTL_A_WD_STALL_ERRORS])
+		out_uint("nic_stall_errors", "nic_stall_errors %" PRIu64 " ",
+			 mnl_attr_get_u64(tb[ROCECTL_A_WD_STALL_ERRORS]));
+	if (tb[ROCECTL_A_BACKEND])
+		out_str("backend", "backend %s ", mnl_attr_get_str(tb[ROCECTL_A_BACKEND]));
 	if (tb[ROCECTL_A_WD_BRS] && mnl_attr_get_u8(tb[ROCECTL_A_WD_BRS]))
 		out_bool("big_red_switch", "big_red_switch %s ", true);
 	out_open_array("prios");
@@ -160,6 +177,7 @@ struct wd_args {
 	uint32_t port;
 	uint8_t prios;
 	uint32_t detect, restore, interval;
+	int stall;	/* -1: not given */
 	int action, direction;
 	bool has_port, has_detect, has_restore, has_interval, check;
 };
@@ -230,6 +248,26 @@ static int parse_word(struct rocectl *rc, const char *what, const char *const *n
 	return EXIT_USAGE;
 }
 
+/* off, auto or 80..8000 ms: the ethtool tunable's encoding. */
+static int parse_stall(struct rocectl *rc, int *v)
+{
+	const char *s = arg_next(rc);
+	uint32_t ms;
+
+	if (s && !strcmp(s, "off")) {
+		*v = 0;
+	} else if (s && !strcmp(s, "auto")) {
+		*v = 0xffff;
+	} else if (s && !parse_u32(s, &ms) && ms >= 80 && ms <= 8000) {
+		*v = ms;
+	} else {
+		pr_err("Error: nic-stall-prevention is off, auto or 80..8000 (ms), not \"%s\".\n",
+		       s ? s : "");
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 static int parse_args(struct rocectl *rc, struct wd_args *wa, const char *cmd,
 		      bool settings)
 {
@@ -237,7 +275,7 @@ static int parse_args(struct rocectl *rc, struct wd_args *wa, const char *cmd,
 	int err = EXIT_OK;
 
 	memset(wa, 0, sizeof(*wa));
-	wa->action = wa->direction = -1;
+	wa->action = wa->direction = wa->stall = -1;
 	while (!err && (w = arg_next(rc))) {
 		if (!strcmp(w, "dev")) {
 			wa->dev = arg_next(rc);
@@ -271,6 +309,8 @@ static int parse_args(struct rocectl *rc, struct wd_args *wa, const char *cmd,
 			wa->has_interval = true;
 		} else if (settings && !strcmp(w, "action")) {
 			err = parse_word(rc, "action", actions, ARRAY_SIZE(actions), &wa->action);
+		} else if (settings && !strcmp(w, "nic-stall-prevention")) {
+			err = parse_stall(rc, &wa->stall);
 		} else if (settings && !strcmp(w, "direction")) {
 			err = parse_word(rc, "direction", directions, ARRAY_SIZE(directions),
 					 &wa->direction);
@@ -339,6 +379,8 @@ static int wd_set(struct rocectl *rc)
 		mnl_attr_put_u8(nlh, ROCECTL_A_WD_ACTION, wa.action);
 	if (wa.direction >= 0)
 		mnl_attr_put_u8(nlh, ROCECTL_A_WD_DIRECTION, wa.direction);
+	if (wa.stall >= 0)
+		mnl_attr_put_u16(nlh, ROCECTL_A_WD_STALL_MS, wa.stall);
 	return nl_run(&rc->nl, nlh, NULL, NULL);
 }
 
@@ -448,6 +490,7 @@ static int wd_help(struct rocectl *rc)
 	printf("Usage: rocectl watchdog set dev DEV [ port N ] [ prio PRIOS ] [ detect MS ] [ restore MS ]\n"
 	       "                           [ interval MS ] [ action { alert | forward } ]\n"
 	       "                           [ direction { rx | tx | both } ]\n"
+	       "                           [ nic-stall-prevention { off | auto | MS } ]\n"
 	       "       rocectl watchdog del dev DEV [ port N ] [ prio PRIOS ]\n"
 	       "       rocectl watchdog show [ dev DEV [ port N ] ]\n"
 	       "       rocectl watchdog stats [ dev DEV [ port N ] ] [ check ]\n"
@@ -456,6 +499,8 @@ static int wd_help(struct rocectl *rc)
 	       "A new watch needs prio; set on a watched DEV changes what it names.\n"
 	       "PRIOS := { 3 | 3,4 | 0-7 | all }. detect 20..10000 ms (200), restore\n"
 	       "20..60000 ms (400), interval 10..1000 ms (100) and no larger than either.\n"
+	       "nic-stall-prevention: the NIC stops sending pause after its receive\n"
+	       "path stalled MS (80..8000) ms; whole port, set back when the watch goes.\n"
 	       "stats check exits with 1 when a priority is in storm.\n");
 	return EXIT_OK;
 }

@@ -275,19 +275,58 @@ static const struct rm5_cong_param *rm5_cong_param_find(const char *name)
 	return NULL;
 }
 
-/* Everything is checked before anything is written; one command per node. */
+/* A node's MODIFY: its current parameters, with the given ones changed. */
+static void rm5_cong_modify_in(u32 *in, u8 node, const u32 *cur,
+			       const struct rocectl_cong_value *v, int n)
+{
+	const struct rm5_cong_param *p;
+	int i;
+
+	rm5_modify_cong_params_in(in, node);
+	/*
+	 * Fields that share a field_select bit (np_cnp_prio_mode and
+	 * np_cnp_prio) are written together: start from what the NIC has.
+	 */
+	memcpy(MLX5_ADDR_OF(modify_cong_params_in, in, congestion_parameters),
+	       MLX5_ADDR_OF(query_cong_params_out, cur, congestion_parameters),
+	       MLX5_FLD_SZ_BYTES(modify_cong_params_in, congestion_parameters));
+	for (i = 0; i < n; i++) {
+		p = rm5_cong_param_find(v[i].name);
+		if (p->node == node)
+			rm5_modify_cong_param_encode(in, p, v[i].value);
+	}
+}
+
+static bool rm5_cong_node_used(u8 node, const struct rocectl_cong_value *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (rm5_cong_param_find(v[i].name)->node == node)
+			return true;
+	return false;
+}
+
+/*
+ * Everything is checked before anything is written. Both nodes are read
+ * first; one MODIFY per node; if the second fails, the first node's
+ * selected fields are written back as they were.
+ */
 int rm5_cong_set(const struct rm5_cong_dev *d, const struct rocectl_cong_value *v,
 		 int n, int *bad, int *why)
 {
+	u32 cur[2][MLX5_ST_SZ_DW(query_cong_params_out)];
+	u32 qin[MLX5_ST_SZ_DW(query_cong_params_in)];
 	u32 in[MLX5_ST_SZ_DW(modify_cong_params_in)];
 	u32 out[MLX5_ST_SZ_DW(modify_cong_params_out)];
 	const struct rm5_cong_param *p;
-	bool mode = false, prio = false, any;
+	bool mode = false, prio = false, done[2] = {};
 	int i, err;
 	u8 node;
 
 	*bad = -1;
-	if (!d->modify_allowed) {
+	*why = ROCECTL_CONG_WHY_NONE;
+	if (!d->modify_allowed || !d->query_allowed) {
 		*why = ROCECTL_CONG_WHY_NOT_ALLOWED;
 		return -EOPNOTSUPP;
 	}
@@ -311,23 +350,46 @@ int rm5_cong_set(const struct rm5_cong_dev *d, const struct rocectl_cong_value *
 	}
 	*bad = -1;
 	for (node = RM5_CONG_RP; node <= RM5_CONG_NP; node++) {
-		rm5_modify_cong_params_in(in, node);
-		any = false;
-		for (i = 0; i < n; i++) {
-			p = rm5_cong_param_find(v[i].name);
-			if (p->node != node)
-				continue;
-			rm5_modify_cong_param_encode(in, p, v[i].value);
-			any = true;
-		}
-		if (!any)
+		if (!rm5_cong_node_used(node, v, n))
 			continue;
-		memset(out, 0, sizeof(out));
-		err = d->exec(d->ctx, in, sizeof(in), out, sizeof(out));
+		rm5_query_cong_params_in(qin, node);
+		memset(cur[node - 1], 0, sizeof(cur[0]));
+		err = d->exec(d->ctx, qin, sizeof(qin), cur[node - 1], sizeof(cur[0]));
 		if (err) {
 			*why = ROCECTL_CONG_WHY_FIRMWARE;
 			return err;
 		}
 	}
+	for (node = RM5_CONG_RP; node <= RM5_CONG_NP; node++) {
+		if (!rm5_cong_node_used(node, v, n))
+			continue;
+		rm5_cong_modify_in(in, node, cur[node - 1], v, n);
+		memset(out, 0, sizeof(out));
+		err = d->exec(d->ctx, in, sizeof(in), out, sizeof(out));
+		if (err)
+			goto undo;
+		done[node - 1] = true;
+	}
 	return 0;
+undo:
+	*why = ROCECTL_CONG_WHY_FIRMWARE;
+	/* What was written goes back: the same fields, their old values. */
+	for (node = RM5_CONG_RP; node <= RM5_CONG_NP; node++) {
+		void *select = MLX5_ADDR_OF(modify_cong_params_in, in, field_select);
+
+		if (!done[node - 1])
+			continue;
+		/* The old block as it was, under the same select bits. */
+		rm5_cong_modify_in(in, node, cur[node - 1], NULL, 0);
+		for (i = 0; i < n; i++) {
+			p = rm5_cong_param_find(v[i].name);
+			if (p->node != node)
+				continue;
+			rm5_bits_set(select, 0, 32, rm5_bits_get(select, 0, 32) | p->select);
+		}
+		memset(out, 0, sizeof(out));
+		if (d->exec(d->ctx, in, sizeof(in), out, sizeof(out)))
+			*why = ROCECTL_CONG_WHY_PARTIAL;
+	}
+	return err;
 }

@@ -45,6 +45,53 @@ sr=$(rc -j watchdog show dev sim0 | jq -c '[.[0].prios[0].storms, .[0].prios[0].
 check_match "$sr" '^\[([1-9][0-9]*),\1\]$' "storms, restores"
 log_test "a watch holding PFC is untouched by the backend coming and going, restores as usual"
 
+# DCQCN: no device here is the backend's. Reading asks, changing refuses,
+# both clearly; malformed requests are refused before any device is asked.
+veth_pair 1 2 && rxe_add rxe0 veth1 || fail "rxe0"
+out=$(rc -j dcqcn show)
+check_eq "$?:$out" "0:[]" "dcqcn show with no device the backend serves"
+out=$(rc dcqcn show dev rxe0 2>&1)
+check_eq "$?" 4 "dcqcn show dev rxe0"
+check_match "$out" "no congestion control view: needs rocectl_mlx5" "its message"
+out=$(rc dcqcn set dev rxe0 alpha-gain 5 2>&1)
+check_eq "$?" 4 "dcqcn set dev rxe0"
+check_match "$out" "no hardware backend \(rocectl_mlx5\) serves this device" "its message"
+out=$(rc dcqcn set dev rxe0 2>&1)
+check_eq "$?" 2 "dcqcn set without parameters"
+out=$(rc dcqcn set dev rxe0 rp_gd x 2>&1)
+check_eq "$?" 2 "dcqcn set with a bad value"
+check_eq "$(rc -j -d dev show rxe0 | jq -c '.[0].dcqcn')" "[]" "dev show -d: no DCQCN for rxe0"
+rc dev stats rxe0 | grep -q 'congestion counters' && fail "congestion counters for rxe0"
+mkdir -p -m 755 /run/nobody && install -m 755 "$ROCECTL" /run/nobody/rocectl
+out=$(su nobody -s /bin/sh -c "/run/nobody/rocectl dcqcn set dev rxe0 rp_gd 5" 2>&1)
+check_eq "$?" 4 "unprivileged dcqcn set"
+check_match "$out" "permission denied: this needs CAP_NET_ADMIN" "unprivileged message"
+python3 - <<'PY' || fail "raw netlink"
+import errno, os, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
+from nlraw import GenlSocket, attr_u32, attr_str, attr
+CONG_GET, CONG_SET, A_DEV_NAME, A_CONG_PORT, NAME, VALUE = 14, 15, 3, 55, 1, 2
+A_CONG_PARAM = 51 | 0x8000	# NLA_F_NESTED
+s = GenlSocket()
+dev = attr_str(A_DEV_NAME, "rxe0")
+r = s.request(CONG_GET, attr_str(A_DEV_NAME, "nosuch0"))
+assert r.error == errno.ENODEV and "no RDMA device has this name" in r.msg, vars(r)
+r = s.request(CONG_GET, dev + attr_u32(A_CONG_PORT, 0))
+assert r.error == errno.ERANGE, vars(r)
+r = s.request(CONG_GET, dev + attr_u32(A_CONG_PORT, 2))
+assert r.error == errno.EINVAL and "no such port" in r.msg, vars(r)
+r = s.request(CONG_SET, dev)
+assert r.error == errno.EINVAL and r.miss_type == 51, vars(r)
+r = s.request(CONG_SET, dev + attr(A_CONG_PARAM, attr_str(NAME, "rp_gd")))
+assert r.error == errno.EINVAL and "needs a name and a value" in r.msg, vars(r)
+r = s.request(CONG_SET, dev + attr(A_CONG_PARAM, attr(VALUE, b"\1\0")))
+assert r.error == errno.EINVAL, vars(r)
+r = s.request(CONG_SET, dev + attr(A_CONG_PARAM, attr_str(NAME, "x" * 80) + attr(VALUE, b"\0" * 8)))
+assert r.error in (errno.EINVAL, errno.ERANGE), vars(r)
+PY
+log_test "dcqcn on a device no backend serves: show, set and malformed requests refused clearly; unprivileged set refused"
+rxe_del rxe0
+
 rmmod rocectl_mlx5 && module_unload || fail "unload"
 check_eq "$(pfc3)" true "PFC after unload"
 rmmod simnic

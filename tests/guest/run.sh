@@ -6,7 +6,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 export RESULTS=${ROCECTL_OUT:-${TMPDIR:-/tmp}}/results.tap
 : > "$RESULTS"
 
-SCENARIOS=${SCENARIOS:-"install devices qps qp_stress watchdog simnic qptraffic mlx5"}
+SCENARIOS=${SCENARIOS:-"install devices qps qp_counters qp_stress watchdog simnic qptraffic mlx5"}
 
 clean_slate() {
 	grep -q '^rocectl_mlx5 ' /proc/modules && rmmod rocectl_mlx5
@@ -38,9 +38,18 @@ hide_installed_module() {
 	return 0
 }
 
+show_installed_module() {
+	local dir=/lib/modules/$(uname -r)/updates/dkms
+	! mountpoint -q "$dir" || umount "$dir"
+}
+
 for s in $SCENARIOS; do
 	clean_slate
-	[ "$s" = install ] || hide_installed_module
+	if [ "$s" = install ]; then
+		show_installed_module
+	else
+		hide_installed_module
+	fi
 	echo "# scenario $s"
 	SCENARIO=$s timeout -k 5 "${SCENARIO_TIMEOUT:-300}" bash "$here/$s.sh"
 	code=$?

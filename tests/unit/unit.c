@@ -20,6 +20,7 @@
 #include "utils.h"
 #include "bth_test.h"
 #include "mlx5/mlx5_test.h"
+#include "qp_counters_test.h"
 
 static int failed;
 
@@ -68,7 +69,7 @@ static void test_parse_u32(void)
 		{ "4294967295", 0, 4294967295U }, { "4294967296", -ERANGE, 0 },
 		{ "99999999999999999999999", -ERANGE, 0 }, { "-1", -EINVAL, 0 },
 		{ "12a", -EINVAL, 0 }, { "", -EINVAL, 0 }, { " 1", -EINVAL, 0 },
-		{ "+1", -EINVAL, 0 },
+		{ "+1", -EINVAL, 0 }, { "026", 0, 26 }, { "048", 0, 48 }, { "0x", -EINVAL, 0 },
 	};
 	unsigned int i;
 	int ok = 1;
@@ -337,5 +338,6 @@ int main(void)
 	test_errors();
 	test_dispatch();
 	failed += mlx5_tests();
+	failed += qp_counters_tests();
 	return failed ? 1 : 0;
 }

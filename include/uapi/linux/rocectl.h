@@ -130,8 +130,9 @@
  *   names, e.g. rp_gd, np_cnp_dscp), ROCECTL_A_CONG_RP_ENABLED and
  *   ROCECTL_A_CONG_NP_ENABLED (u8, bit per priority: reaction point and
  *   notification point enabled), one ROCECTL_A_CONG_STAT nest per port
- *   congestion counter (name, value). Each part is absent when the NIC's
- *   firmware does not allow it.
+ *   congestion counter (name, value). All or nothing: -EOPNOTSUPP when the
+ *   firmware does not allow queries (HCA cap cc_query_allowed), an error
+ *   when one of the queries fails.
  *
  * ROCECTL_CMD_CONG_SET (CAP_NET_ADMIN)
  *   The device and port as for CONG_GET, one or more ROCECTL_A_CONG_PARAM
