@@ -76,6 +76,50 @@ expect() {
 	[ "$got" = "$want" ] || fail "\"$line\": expected '$want', got '$got'"
 }
 
+# Device names, against the tool's own device list. COMPLETION_DEVICES_ONLY=1
+# runs only this group (the test guest: every other case needs no device).
+device_names() {
+	if json=$("$ROCECTL" -j dev show 2> /dev/null); then
+		rdma=() netdevs=()
+		re='"(ifname|netdev)":"([^"]*)"'
+		while [[ $json =~ $re ]]; do
+			if [ "${BASH_REMATCH[1]}" = ifname ]; then
+				rdma+=("${BASH_REMATCH[2]}")
+			else
+				netdevs+=("${BASH_REMATCH[2]}")
+			fi
+			json=${json#*"${BASH_REMATCH[0]}"}
+		done
+		for line in "rocectl dev show " "rocectl d stats " "rocectl qp show dev " \
+			"rocectl qp stats type RC dev " "rocectl qp counters bind dev " \
+			"rocectl dcqcn show dev " "rocectl dcqcn set dev "; do
+			expect "$line" "${rdma[@]}"
+		done
+		for line in "rocectl watchdog set dev " "rocectl watchdog stats dev " \
+			"rocectl apply cfg dev "; do
+			expect "$line" "${rdma[@]}" "${netdevs[@]}"
+		done
+		expect "rocectl dev show ${rdma[0]:-x} "
+		result "device names: RDMA devices (${rdma[*]}), for watchdog also netdevs (${netdevs[*]})"
+	else
+		PRINTED=$W/printed.dev
+		: > "$PRINTED"
+		for line in "rocectl dev show " "rocectl dev stats " "rocectl qp show dev " \
+			"rocectl watchdog set dev " "rocectl watchdog show dev r" \
+			"rocectl apply dev " "rocectl qp counters show dev " \
+			"rocectl dcqcn show dev " "rocectl dcqcn set dev "; do
+			expect "$line"
+		done
+		[ -s "$PRINTED" ] && fail "the completion printed: $(head -c 200 "$PRINTED" | tr '\n' ' ')"
+		result "device names: none offered, nothing printed (no module: $ROCECTL -j dev show fails)"
+	fi
+}
+
+if [ -n "${COMPLETION_DEVICES_ONLY:-}" ]; then
+	device_names
+	exit $FAILED
+fi
+
 OBJECTS="dev qp watchdog dcqcn monitor apply version help"
 OPTIONS="-j -p -d -V -h --json --pretty --details --Version --help"
 FILTER="dev qpn pid port type state"
@@ -222,40 +266,7 @@ result "apply: FILE by filename completion, then dev"
 }
 
 # Device names: the expected ones come from the tool itself.
-if json=$("$ROCECTL" -j dev show 2> /dev/null); then
-	rdma=() netdevs=()
-	re='"(ifname|netdev)":"([^"]*)"'
-	while [[ $json =~ $re ]]; do
-		if [ "${BASH_REMATCH[1]}" = ifname ]; then
-			rdma+=("${BASH_REMATCH[2]}")
-		else
-			netdevs+=("${BASH_REMATCH[2]}")
-		fi
-		json=${json#*"${BASH_REMATCH[0]}"}
-	done
-	for line in "rocectl dev show " "rocectl d stats " "rocectl qp show dev " \
-		"rocectl qp stats type RC dev " "rocectl qp counters bind dev " \
-		"rocectl dcqcn show dev " "rocectl dcqcn set dev "; do
-		expect "$line" "${rdma[@]}"
-	done
-	for line in "rocectl watchdog set dev " "rocectl watchdog stats dev " \
-		"rocectl apply cfg dev "; do
-		expect "$line" "${rdma[@]}" "${netdevs[@]}"
-	done
-	expect "rocectl dev show ${rdma[0]:-x} "
-	result "device names: RDMA devices (${rdma[*]}), for watchdog also netdevs (${netdevs[*]})"
-else
-	PRINTED=$W/printed.dev
-	: > "$PRINTED"
-	for line in "rocectl dev show " "rocectl dev stats " "rocectl qp show dev " \
-		"rocectl watchdog set dev " "rocectl watchdog show dev r" \
-		"rocectl apply dev " "rocectl qp counters show dev " \
-		"rocectl dcqcn show dev " "rocectl dcqcn set dev "; do
-		expect "$line"
-	done
-	[ -s "$PRINTED" ] && fail "the completion printed: $(head -c 200 "$PRINTED" | tr '\n' ' ')"
-	result "device names: none offered, nothing printed (no module: $ROCECTL -j dev show fails)"
-fi
+device_names
 
 # DCQCN parameter names when the module answers: a stand-in rocectl first on
 # PATH answers "-j dcqcn show dev mlx5_0" as the tool prints a ConnectX
