@@ -315,12 +315,11 @@ static bool rm5_cong_node_used(u8 node, const struct rocectl_cong_value *v, int 
 int rm5_cong_set(const struct rm5_cong_dev *d, const struct rocectl_cong_value *v,
 		 int n, int *bad, int *why)
 {
-	u32 cur[2][MLX5_ST_SZ_DW(query_cong_params_out)];
-	u32 qin[MLX5_ST_SZ_DW(query_cong_params_in)];
-	u32 in[MLX5_ST_SZ_DW(modify_cong_params_in)];
-	u32 out[MLX5_ST_SZ_DW(modify_cong_params_out)];
+	struct rm5_cong_buf *b = d->buf;
 	const struct rm5_cong_param *p;
 	bool mode = false, prio = false, done[2] = {};
+	u32 (*cur)[MLX5_ST_SZ_DW(query_cong_params_out)] = b->cur;
+	u32 *qin = b->qin, *in = b->in, *out = b->out;
 	int i, err;
 	u8 node;
 
@@ -353,8 +352,8 @@ int rm5_cong_set(const struct rm5_cong_dev *d, const struct rocectl_cong_value *
 		if (!rm5_cong_node_used(node, v, n))
 			continue;
 		rm5_query_cong_params_in(qin, node);
-		memset(cur[node - 1], 0, sizeof(cur[0]));
-		err = d->exec(d->ctx, qin, sizeof(qin), cur[node - 1], sizeof(cur[0]));
+		memset(cur[node - 1], 0, sizeof(b->cur[0]));
+		err = d->exec(d->ctx, qin, sizeof(b->qin), cur[node - 1], sizeof(b->cur[0]));
 		if (err) {
 			*why = ROCECTL_CONG_WHY_FIRMWARE;
 			return err;
@@ -364,8 +363,8 @@ int rm5_cong_set(const struct rm5_cong_dev *d, const struct rocectl_cong_value *
 		if (!rm5_cong_node_used(node, v, n))
 			continue;
 		rm5_cong_modify_in(in, node, cur[node - 1], v, n);
-		memset(out, 0, sizeof(out));
-		err = d->exec(d->ctx, in, sizeof(in), out, sizeof(out));
+		memset(out, 0, sizeof(b->out));
+		err = d->exec(d->ctx, in, sizeof(b->in), out, sizeof(b->out));
 		if (err)
 			goto undo;
 		done[node - 1] = true;
@@ -387,8 +386,8 @@ undo:
 				continue;
 			rm5_bits_set(select, 0, 32, rm5_bits_get(select, 0, 32) | p->select);
 		}
-		memset(out, 0, sizeof(out));
-		if (d->exec(d->ctx, in, sizeof(in), out, sizeof(out)))
+		memset(out, 0, sizeof(b->out));
+		if (d->exec(d->ctx, in, sizeof(b->in), out, sizeof(b->out)))
 			*why = ROCECTL_CONG_WHY_PARTIAL;
 	}
 	return err;

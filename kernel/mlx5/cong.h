@@ -53,6 +53,14 @@ void rm5_modify_cong_param_encode(u32 *in, const struct rm5_cong_param *p, u32 v
 void rm5_query_cong_status_in(u32 *in, u8 node, u8 prio);
 bool rm5_cong_status_decode(const u32 *out);
 
+/* rm5_cong_set's command buffers: too big for a kernel stack frame. */
+struct rm5_cong_buf {
+	u32 cur[2][MLX5_ST_SZ_DW(query_cong_params_out)];
+	u32 qin[MLX5_ST_SZ_DW(query_cong_params_in)];
+	u32 in[MLX5_ST_SZ_DW(modify_cong_params_in)];
+	u32 out[MLX5_ST_SZ_DW(modify_cong_params_out)];
+};
+
 struct rm5_cong_dev {
 	/* mlx5_cmd_exec(), or a fake. */
 	int (*exec)(void *ctx, void *in, int inlen, void *out, int outlen);
@@ -60,6 +68,7 @@ struct rm5_cong_dev {
 	int (*stats)(void *ctx, u64 *values, int n, size_t *offsets);
 	void *ctx;
 	bool query_allowed, modify_allowed;	/* HCA caps cc_query/modify_allowed */
+	struct rm5_cong_buf *buf;		/* for rm5_cong_set */
 };
 
 int rm5_cong_get(const struct rm5_cong_dev *d, struct rocectl_cong_info *c);

@@ -101,13 +101,19 @@ static int rm5_be_cong_set(struct ib_device *ibdev, u32 port,
 {
 	struct mlx5_core_dev *mdev = rm5_ib_mdev(ibdev);
 	struct rm5_cong_dev d;
+	int err;
 
 	*bad = -1;
 	*why = ROCECTL_CONG_WHY_PORT;
 	if (!mdev || port != 1)
 		return -EOPNOTSUPP;
 	rm5_cong_dev(mdev, &d);
-	return rm5_cong_set(&d, v, n, bad, why);
+	d.buf = kzalloc(sizeof(*d.buf), GFP_KERNEL);
+	if (!d.buf)
+		return -ENOMEM;
+	err = rm5_cong_set(&d, v, n, bad, why);
+	kfree(d.buf);
+	return err;
 }
 
 static void *rm5_attach(struct net_device *ndev)

@@ -743,6 +743,7 @@ static int fw_stats(void *ctx, u64 *values, int num, size_t *offsets)
 static void fw_init(struct cfw *fw, struct rm5_cong_dev *d, int lag_ports)
 {
 	static const u8 rp_en = 0x29, np_en = 0xc4;
+	static struct rm5_cong_buf buf;
 	int i, p, k;
 
 	memset(fw, 0, sizeof(*fw));
@@ -770,6 +771,7 @@ static void fw_init(struct cfw *fw, struct rm5_cong_dev *d, int lag_ports)
 	}
 	fw->lag_ports = lag_ports;
 	memset(d, 0, sizeof(*d));
+	d->buf = &buf;
 	d->exec = fw_exec;
 	d->stats = fw_stats;
 	d->ctx = fw;
