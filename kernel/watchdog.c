@@ -444,11 +444,15 @@ void rocectl_wd_configure(struct rocectl_wd *w)
 	mod_delayed_work(rocectl_wd_wq, &w->poll, 0);
 }
 
-/* Stop watching prios (the whole netdev when none is left). */
-void rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios)
+/*
+ * Stop watching prios (the whole netdev when none is left). With keep, a
+ * priority whose PFC the driver refuses to set back stays watched, held,
+ * to be set back by the watch's next restoration: never lossy unwatched.
+ */
+int rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios, bool keep)
 {
 	bool conflict, any = false;
-	int d, p;
+	int d, p, err, ret = 0;
 
 	ASSERT_RTNL();
 	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
@@ -459,15 +463,22 @@ void rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios)
 				any |= ps->watched;
 				continue;
 			}
-			if (ps->cleared && !w->dead &&
-			    rocectl_wd_unclear(w, d, p, &conflict))
+			err = ps->cleared && !w->dead ?
+			      rocectl_wd_unclear(w, d, p, &conflict) : 0;
+			if (err) {
 				pr_warn("%s: could not set PFC back on priority %d\n",
 					w->name, p);
+				if (keep) {
+					ret = err;
+					any = true;
+					continue;
+				}
+			}
 			memset(ps, 0, sizeof(*ps));
 		}
 	}
 	if (any && !w->dead)
-		return;
+		return ret;
 	/* The NIC's stall prevention as it was before the watch changed it. */
 	if (w->stall_saved && !w->dead && rocectl_wd_set_stall(w->ndev, w->stall_orig))
 		pr_warn("%s: could not set the NIC's stall prevention back to %u ms\n",
@@ -477,17 +488,19 @@ void rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios)
 	rocectl_wd_backend_detach(w);
 	dev_put(w->ndev);
 	queue_work(rocectl_wd_wq, &w->free_work);
+	return 0;
 }
 
-void rocectl_wd_set_brs(bool on)
+/* The big red switch; the number of priorities the driver refused. */
+int rocectl_wd_set_brs(bool on)
 {
 	struct rocectl_wd *w;
 	bool conflict;
-	int d, p;
+	int d, p, failed = 0;
 
 	ASSERT_RTNL();
 	if (on == rocectl_wd_brs)
-		return;
+		return 0;
 	rocectl_wd_brs = on;
 	list_for_each_entry(w, &rocectl_wds, list) {
 		for (d = 0; d < ROCECTL_WD_NDIR; d++) {
@@ -497,11 +510,26 @@ void rocectl_wd_set_brs(bool on)
 				if (!ps->watched || !(w->dirs & BIT(d)))
 					continue;
 				if (on && !ps->cleared) {
-					if (!rocectl_wd_clear(w, d, p))
+					if (!rocectl_wd_clear(w, d, p)) {
 						ps->brs = true;
+						ps->actions++;
+					} else {
+						ps->actions_failed++;
+						failed++;
+						rocectl_wd_notify(w, d, p,
+								  ROCECTL_WD_EV_ACTION_FAILED,
+								  0, 0, 0);
+					}
 				} else if (!on && ps->brs) {
 					ps->brs = false;
-					rocectl_wd_unclear(w, d, p, &conflict);
+					if (rocectl_wd_unclear(w, d, p, &conflict)) {
+						/* Still held: restored like a storm's hold. */
+						ps->actions_failed++;
+						failed++;
+						rocectl_wd_notify(w, d, p,
+								  ROCECTL_WD_EV_ACTION_FAILED,
+								  0, 0, 0);
+					}
 				}
 				/* A storm's own hold outlives the switch, to its restore. */
 				if (on)
@@ -514,6 +542,7 @@ void rocectl_wd_set_brs(bool on)
 		}
 		w->have_prev = false;
 	}
+	return failed;
 }
 
 /*
@@ -564,7 +593,7 @@ static int rocectl_wd_netdev_event(struct notifier_block *nb,
 	} else if (event == NETDEV_UNREGISTER) {
 		rocectl_wd_notify(w, -1, -1, ROCECTL_WD_EV_GONE, 0, 0, 0);
 		w->dead = true;
-		rocectl_wd_unwatch(w, 0xff);
+		rocectl_wd_unwatch(w, 0xff, false);
 	}
 	return NOTIFY_DONE;
 }
@@ -595,7 +624,7 @@ void rocectl_wd_exit(void)
 	rtnl_lock();
 	rocectl_wd_brs = false;
 	list_for_each_entry_safe(w, tmp, &rocectl_wds, list)
-		rocectl_wd_unwatch(w, 0xff);
+		rocectl_wd_unwatch(w, 0xff, false);
 	rtnl_unlock();
 	/* Only now: unregistering replays NETDEV_UNREGISTER for every netdev. */
 	unregister_netdevice_notifier(&rocectl_wd_netdev_nb);

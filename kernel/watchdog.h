@@ -98,8 +98,8 @@ void rocectl_wd_exit(void);
 struct rocectl_wd *rocectl_wd_find(int ifindex);
 struct rocectl_wd *rocectl_wd_create(struct net_device *ndev);
 void rocectl_wd_configure(struct rocectl_wd *w);
-void rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios);
-void rocectl_wd_set_brs(bool on);
+int rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios, bool keep);
+int rocectl_wd_set_brs(bool on);
 void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added);
 
 /* wd_counters.c */

@@ -349,11 +349,16 @@ int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info)
 		return ifindex;
 	rtnl_lock();
 	w = rocectl_wd_lookup(info, ifindex);
-	if (IS_ERR(w))
+	if (IS_ERR(w)) {
 		err = PTR_ERR(w);
-	else
-		rocectl_wd_unwatch(w, info->attrs[ROCECTL_A_WD_PRIOS] ?
-				   nla_get_u8(info->attrs[ROCECTL_A_WD_PRIOS]) : 0xff);
+	} else {
+		err = rocectl_wd_unwatch(w, info->attrs[ROCECTL_A_WD_PRIOS] ?
+					 nla_get_u8(info->attrs[ROCECTL_A_WD_PRIOS]) : 0xff,
+					 true);
+		if (err)
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "the driver refused to set PFC back: the watch keeps those priorities and retries");
+	}
 	rtnl_unlock();
 	return err;
 }
@@ -415,8 +420,14 @@ int rocectl_nl_wd_brs_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	if (GENL_REQ_ATTR_CHECK(info, ROCECTL_A_WD_BRS))
 		return -EINVAL;
+	int failed;
+
 	rtnl_lock();
-	rocectl_wd_set_brs(nla_get_u8(info->attrs[ROCECTL_A_WD_BRS]));
+	failed = rocectl_wd_set_brs(nla_get_u8(info->attrs[ROCECTL_A_WD_BRS]));
 	rtnl_unlock();
-	return 0;
+	if (!failed)
+		return 0;
+	NL_SET_ERR_MSG_MOD(info->extack,
+			   "the driver refused to change PFC on some priorities: see watchdog stats");
+	return -EIO;
 }

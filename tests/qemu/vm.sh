@@ -8,10 +8,14 @@
 # dmesg (the guest's kernel log) and console.log. The exit status is the
 # job's, or 125 if the guest died before the job finished.
 # Environment: KVER (guest kernel), VM_TIMEOUT (seconds, default 900),
-# VM_MEM (MiB, default 2048).
+# VM_MEM (MiB, default 2048). Another kernel than Debian's /boot/vmlinuz-KVER
+# (the debug lane's): ROCECTL_KERNEL=IMAGE ROCECTL_KVER=RELEASE (its modules
+# in /lib/modules/RELEASE); VM_APPEND adds to the kernel command line.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+[ -z "${ROCECTL_KVER:-}" ] || KVER=$ROCECTL_KVER
 . "$here/../kver.sh"
+kernel=${ROCECTL_KERNEL:-/boot/vmlinuz-$KVER}
 
 out=$1; shift
 [ $# -gt 0 ] || { echo "usage: $0 OUTDIR COMMAND [ARG...]" >&2; exit 2; }
@@ -34,8 +38,8 @@ timeout --foreground -k 10 "${VM_TIMEOUT:-900}" \
 	qemu-system-x86_64 -m "${VM_MEM:-2048}" -smp 2 -cpu max \
 	-display none -monitor none -nic none -no-reboot \
 	-serial "file:$out/console.log" \
-	-kernel "/boot/vmlinuz-$KVER" -initrd "$initrd" \
-	-append "console=ttyS0 quiet panic=-1 ROCECTL_GUEST_INIT=$here/guest-init.sh" \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 quiet panic=-1 ROCECTL_GUEST_INIT=$here/guest-init.sh${VM_APPEND:+ $VM_APPEND}" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$out,mount_tag=results,security_model=none" \
 	</dev/null >"$out/qemu.log" 2>&1 || true

@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build (once, cached outside the checkout) the debug kernel of the debug
+# lane: Debian's linux-source-6.1 configured with x86_64_defconfig +
+# kvm_guest.config + tests/debug/config (KASAN, lockdep, kmemleak,
+# DEBUG_OBJECTS, fault injection and what the guest suite needs).
+#
+#   tests/debug/build-kernel.sh            build, or reuse a complete build
+#   tests/debug/build-kernel.sh --dir      print the cache directory only
+#
+# The cache directory, ${ROCECTL_DEBUG_CACHE:-${XDG_CACHE_HOME:-~/.cache}/
+# rocectl/debug-kernel}/KEY, is keyed by the fragment, the source package's
+# version and BUILD_VERSION below. It holds
+#   src/        the configured build tree (after make clean: enough to build
+#               out-of-tree modules with M=; KERNELDIR)
+#   bzImage     the kernel image
+#   mod/lib/modules/RELEASE/   the installed modules
+#   release     the kernel release (uname -r in the guest)
+#   build.log   the build's log; build-seconds: its wall time
+#   stamp       written last: the build is complete
+# The guest sees /lib/modules/RELEASE through the shared root: this script
+# points /lib/modules/RELEASE at the cache (a symlink; needs root once).
+set -eu
+# Bump when this script changes what it produces.
+BUILD_VERSION=1
+
+here=$(cd "$(dirname "$0")" && pwd)
+fragment=$here/config
+tarball=${ROCECTL_LINUX_SOURCE:-/usr/src/linux-source-6.1.tar.xz}
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
+if [ ! -r "$tarball" ] || [ -z "$srcver" ]; then
+	echo "build-kernel: linux-source-6.1 is not installed ($tarball): run tests/deps.sh" >&2
+	exit 1
+fi
+key=$( { cat "$fragment"; echo "linux-source-6.1 $srcver"; echo "build-kernel $BUILD_VERSION"; } |
+	sha256sum | cut -c1-16)
+base=${ROCECTL_DEBUG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rocectl/debug-kernel}
+dir=$base/$key
+
+if [ "${1:-}" = --dir ]; then
+	echo "$dir"
+	exit 0
+fi
+
+# Point /lib/modules/RELEASE at the cached modules, where the guest's
+# modprobe looks (the guest sees this machine's root, read-only).
+link_modules() {
+	local rel want cur
+	rel=$(cat "$dir/release")
+	want=$dir/mod/lib/modules/$rel
+	cur=$(readlink "/lib/modules/$rel" 2>/dev/null || true)
+	[ "$cur" = "$want" ] && return 0
+	if [ -e "/lib/modules/$rel" ] && [ ! -L "/lib/modules/$rel" ]; then
+		echo "build-kernel: /lib/modules/$rel exists and is not this lane's symlink: leaving it" >&2
+		return 1
+	fi
+	if ! ln -sfn "$want" "/lib/modules/$rel" 2>/dev/null; then
+		echo "build-kernel: cannot link /lib/modules/$rel -> $want (run as root once)" >&2
+		return 1
+	fi
+	echo "build-kernel: /lib/modules/$rel -> $want"
+}
+
+if [ -f "$dir/stamp" ]; then
+	echo "build-kernel: reusing $dir ($(cat "$dir/release"), built in $(cat "$dir/build-seconds") s)"
+	link_modules
+	exit
+fi
+
+mkdir -p "$base"
+# One builder per key; a second caller waits for the first.
+exec 9> "$base/$key.lock"
+flock 9
+if [ -f "$dir/stamp" ]; then
+	echo "build-kernel: reusing $dir (built meanwhile)"
+	link_modules
+	exit
+fi
+
+rm -rf "$dir"
+mkdir -p "$dir/src"
+log=$dir/build.log
+start=$(date +%s)
+echo "build-kernel: building the debug kernel in $dir (log: $log); cold, this takes a while"
+fail() {
+	echo "build-kernel: $* -- last lines of $log:" >&2
+	tail -n 30 "$log" >&2
+	exit 1
+}
+
+{
+	echo "# key $key: linux-source-6.1 $srcver, build-kernel $BUILD_VERSION, $(nproc) cpus"
+	date
+} > "$log"
+tar -xJf "$tarball" -C "$dir/src" --strip-components=1 >> "$log" 2>&1 || fail "extracting $tarball failed"
+cp "$fragment" "$dir/config.fragment"
+
+cd "$dir/src"
+{
+	make x86_64_defconfig &&
+	scripts/kconfig/merge_config.sh -m .config kernel/configs/kvm_guest.config "$fragment" &&
+	make olddefconfig
+} >> "$log" 2>&1 || fail "configuring failed"
+
+# olddefconfig silently drops options whose dependencies are unmet: every
+# line of the fragment must be in the final .config as written.
+missing=
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		grep -qxF -- "$line" .config || missing="$missing
+  want $line, have: $(grep -E "^(# )?${line%%=*}[= ]" .config || echo absent)" ;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }; opt=${opt%% *}
+		! grep -qE "^$opt=" .config || missing="$missing
+  want $line, have: $(grep -E "^$opt=" .config)" ;;
+	esac
+done < "$fragment"
+if [ -n "$missing" ]; then
+	echo "build-kernel: the final .config lacks options of $fragment:$missing" | tee -a "$log" >&2
+	exit 1
+fi
+cp .config "$dir/config"
+
+jobs=$(nproc)
+make -j"$jobs" bzImage modules >> "$log" 2>&1 || fail "make bzImage modules failed"
+make -s kernelrelease > "$dir/release.tmp" 2>> "$log" || fail "make kernelrelease failed"
+rel=$(cat "$dir/release.tmp")
+make INSTALL_MOD_PATH="$dir/mod" INSTALL_MOD_STRIP=1 modules_install >> "$log" 2>&1 ||
+	fail "make modules_install failed"
+cp arch/x86/boot/bzImage "$dir/bzImage"
+# make clean leaves what out-of-tree modules build against (.config,
+# headers, scripts, Module.symvers) and frees the objects' gigabytes.
+make clean >> "$log" 2>&1 || fail "make clean failed"
+# The installed tree's build link names the build tree: modprobe, modinfo
+# and make -C /lib/modules/RELEASE/build all work in the guest and here.
+ln -sfn "$dir/src" "$dir/mod/lib/modules/$rel/build"
+rm -f "$dir/mod/lib/modules/$rel/source"
+mv "$dir/release.tmp" "$dir/release"
+end=$(date +%s)
+echo $((end - start)) > "$dir/build-seconds"
+echo "# built in $((end - start)) s: $(date)" >> "$log"
+touch "$dir/stamp"
+echo "build-kernel: built $rel in $((end - start)) s ($((jobs)) jobs): $dir"
+link_modules

@@ -1,0 +1,293 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: failures injected where the kernel allows it.
+#
+# Allocation failures (failslab, CONFIG_FAILSLAB; a debug kernel: Debian's
+# has no CONFIG_FAULT_INJECTION), task-filtered so that only the test
+# programs' allocations fail:
+#   - fail-nth sweeps (tests/tools/nlfuzz faults): the 1st, 2nd, ... fault
+#     point of one request fails in turn, for dumps (dev, qp, watch), doits
+#     (dev, watch), CONG_GET and WD_SET: an error is reported, or the answer
+#     is complete; a refused WD_SET leaves no watch;
+#   - the tool (nlfuzz faultexec): every fault point of a rocectl run in
+#     turn: the same output, or an error said, never a crash;
+#   - QP creation: the allocations that cannot sleep fail -- rocectl's QP
+#     hooks' (GFP_ATOMIC in kretprobe handlers): the RDMA core still creates
+#     the QPs, rocectl says it does not track them; and single random
+#     failures in QP create/modify/destroy churn; the QPs end as rdma(8)
+#     sees them.
+# A driver refusing ieee_setpfc (simnic's fail_setpfc), always:
+#   - the forward action fails, is reported (action-failed event, counter)
+#     and retried until it succeeds;
+#   - the restoration fails, is reported and retried: PFC comes back;
+#   - watchdog del while the driver refuses: no priority is left lossy with
+#     no watch holding it;
+#   - the big red switch with a refusing driver: the refusal is reported;
+#   - rocectl unloaded while the driver refuses once: logged;
+#   - nothing leaks (the module and simnic unload; kmemleak if present).
+. "$(dirname "$0")/lib.sh"
+W=$(mktemp -d)
+SIM=/sys/kernel/debug/simnic
+QPT=$ROOT/tests/tools/build/qptraffic
+NLFUZZ=$ROOT/tests/tools/build/nlfuzz
+FS=/sys/kernel/debug/failslab
+DBG=/sys/kernel/debug
+RUNS=${FAULT_RUNS:-20}
+
+kmsg_mark
+insmod "$ROOT/tests/simnic/simnic.ko" || fail "simnic"
+echo "sim0 sim1" > $SIM/new_pair
+for d in sim0 sim1; do ip link set $d up; done
+dcb pfc set dev sim0 prio-pfc 3:on 4:on
+dcb pfc set dev sim1 prio-pfc 3:on
+modprobe rdma_rxe
+veth_pair 1 2
+two_hosts veth1 192.0.2.1 veth2 192.0.2.2
+rxe_add rxe0 veth1 || fail "rxe0"
+rxe_add rxe1 veth2 || fail "rxe1"
+module_load || fail "load"
+log_test "setup"
+
+pfc() { dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'; }
+storm() { echo "$2 $3" > $SIM/$1/rx_storm; }
+qps_match() {
+	[ "$(rc -j qp show | jq -c '[.[] | [.ifname, .lqpn]] | sort')" = \
+	  "$(rdma -j resource show qp | jq -c '[.[] | [.ifname, .lqpn]] | sort')" ]
+}
+base=$(rdma -j resource show qp | jq length)
+qps_back() {	# qps_back WHAT: rocectl and rdma agree, at the baseline
+	busywait 10000 eval 'qps_match && [ "$(rc -j qp show | jq length)" = "$base" ]' ||
+		fail "$1: QPs: rocectl $(rc -j qp show | jq length), rdma $(rdma -j resource show qp | jq length), baseline $base"
+}
+
+# --- failslab --------------------------------------------------------------------------
+config=/boot/config-$(uname -r)
+fi_knobs="probability interval times space verbose task-filter ignore-gfp-wait"
+fs_save() {
+	local d f
+	: > "$W/fi.saved"
+	for d in $DBG/fail*; do
+		for f in $fi_knobs; do
+			[ -f "$d/$f" ] && echo "$d/$f $(cat "$d/$f")" >> "$W/fi.saved"
+		done
+	done
+}
+fs_restore() {
+	local f v
+	while read -r f v; do echo "$v" > "$f"; done < "$W/fi.saved"
+}
+# Only the tasks marked with make-it-fail (fail-nth is per task anyway),
+# every allocation counted, no stack dumps in the log.
+fs_base() {
+	local d
+	for d in $DBG/fail*; do
+		[ -f "$d/verbose" ] && echo 0 > "$d/verbose"
+	done
+	echo 0 > $FS/probability
+	echo 1 > $FS/interval
+	echo 0 > $FS/space
+	echo Y > $FS/task-filter
+	echo N > $FS/ignore-gfp-wait
+}
+
+# Every page the marked programs may fault in is read first: a failed
+# allocation in a marked task reading a page from the guest's 9p root can
+# fail a 9p request, and 9p then takes its client for disconnected: the
+# guest loses its root file system (seen: exec and loads fail, EINVAL).
+warm() {
+	local f
+	for f in "$@" $(ldd "$@" 2>/dev/null | awk '/=>/ {print $3} /^\t\/[^ ]*ld-linux/ {print $1}') \
+		/usr/lib/x86_64-linux-gnu/libibverbs/*.so /etc/libibverbs.d/*; do
+		[ -f "$f" ] && cat "$f" > /dev/null
+	done
+}
+
+if [ -d $FS ] && [ -e /proc/self/fail-nth ]; then
+	fs_save
+	fs_base
+	warm "$ROCECTL" "$QPT" "$NLFUZZ"
+	echo "# failslab present, fail-nth present"
+
+	# --- fail-nth sweeps over single requests ---
+	rc watchdog set dev sim0 prio 3,4 action forward || fail "watch sim0"
+	sweeps=""
+	for spec in dev-dump qp-dump wd-dump dev-get wd-get:sim0 wd-set:sim1 cong-get; do
+		req=${spec%%:*}
+		dev=${spec#*:}; [ "$dev" = "$spec" ] && dev=sim0
+		"$NLFUZZ" faults -r "$req" -d "$dev" -D rxe0 -N 3000 > "$W/sweep.json" 2> "$W/sweep.err"
+		code=$?
+		echo "# fail-nth $spec: $(cat "$W/sweep.json")"
+		check_eq "$code" 0 "fail-nth $spec: $(tail -c 300 "$W/sweep.err" | tr '\n' '|') $(cat "$W/sweep.json")"
+		sweeps="$sweeps $req:$(jq .points "$W/sweep.json" 2>/dev/null)"
+		rc dev show > /dev/null || fail "module not answering after $spec"
+	done
+	check_eq "$(rc -j watchdog show | jq -c '[.[].ifname]')" '["sim0"]' "watches after the sweeps"
+	rc watchdog del dev sim0
+	check_eq "$(pfc sim0) $(pfc sim1)" "[3,4] [3]" "PFC after the sweeps"
+	log_test "failslab: every fault point of a request failing in turn ($sweeps): errors reported, answers complete, no watch left behind"
+
+	# --- the tool, every fault point of its run in turn ---
+	tools=""
+	for args in "-j dev show" "-j qp show" "-j watchdog show"; do
+		"$NLFUZZ" faultexec -N "${FAULT_NTH_MAX:-1500}" -- "$ROCECTL" $args > "$W/fx.json" 2> "$W/fx.err"
+		code=$?
+		echo "# fail-nth rocectl $args: $(cat "$W/fx.json")"
+		check_eq "$code" 0 "rocectl $args under fail-nth: $(tail -c 300 "$W/fx.err" | tr '\n' '|')"
+		tools="$tools $(jq .points "$W/fx.json" 2>/dev/null)"
+	done
+	log_test "failslab: the tool with each of its fault points failing (points:$tools): the same answer, or an error said; never a crash"
+
+	# --- QP creation while allocations that cannot sleep fail at random ---
+	# Those are rocectl's in the QP path (GFP_ATOMIC: kretprobe handlers,
+	# notifications to a listening monitor), and some of the RDMA core's and
+	# vmalloc's: a QP is created and rocectl cannot track it ("not tracked"
+	# in the log, with its QPN: the RDMA core made it), or it is not created.
+	# The churn is marked once running: nothing of exec or loading fails.
+	"$ROCECTL" -j monitor qp > "$W/mon-fs.json" 2>&1 &
+	monfs=$!
+	mark=$(dmesg | wc -l)
+	echo Y > $FS/ignore-gfp-wait
+	echo 30 > $FS/probability
+	echo -1 > $FS/times
+	for i in $(seq "$RUNS"); do
+		"$QPT" churn -d rxe0 -t 2 -b 4 > "$W/churn.json" 2> "$W/churn.err" &
+		ch=$!
+		sleep 0.3
+		echo 1 > /proc/$ch/make-it-fail 2>/dev/null
+		wait $ch
+		qps_back "atomic run $i ($(head -c 200 "$W/churn.err"))"
+	done
+	echo 0 > $FS/probability
+	echo N > $FS/ignore-gfp-wait
+	kill $monfs; wait $monfs
+	untracked=$(dmesg | tail -n +$((mark + 1)) | grep -c 'not tracked: out of memory')
+	echo "# QP churn under failing atomic allocations: $RUNS runs, rocectl could not track $untracked QPs (log lines, rate-limited)"
+	[ "$untracked" -ge 1 ] || fail "rocectl's allocation never failed in $RUNS runs"
+	log_test "failslab: atomic allocations failing at random in QP churn: the RDMA core creates QPs rocectl cannot track (and says so), or fails cleanly; all end as rdma sees them"
+
+	# --- one allocation failing at random in QP churn ---
+	injected=0; failed_runs=0
+	echo 10 > $FS/probability
+	for i in $(seq "$RUNS"); do
+		echo 1 > $FS/times
+		"$QPT" churn -d rxe0 -t 2 -b 4 > "$W/churn.json" 2> "$W/churn.err" &
+		ch=$!
+		sleep 0.3
+		echo 1 > /proc/$ch/make-it-fail 2>/dev/null
+		wait $ch || failed_runs=$((failed_runs + 1))
+		[ "$(cat $FS/times)" = 0 ] && injected=$((injected + 1))
+		qps_back "churn run $i ($(head -c 200 "$W/churn.err"))"
+	done
+	echo 0 > $FS/probability
+	echo "# churn under single random failures: $RUNS runs, $injected injected, $failed_runs reported a failure"
+	[ $injected -ge $((RUNS / 2)) ] || fail "only $injected of $RUNS runs got their failure"
+	log_test "failslab: one allocation failing at random in QP create/modify/destroy churn, $RUNS times: QPs end as rdma sees them"
+	fs_restore
+else
+	if grep -q '^CONFIG_FAILSLAB=y' "$config" 2>/dev/null; then
+		why="failslab not in debugfs"
+	else
+		why="kernel without CONFIG_FAILSLAB"
+	fi
+	echo "ok - $SCENARIO: failslab # SKIP $why" | tee -a "$RESULTS"
+fi
+
+# --- a driver refusing ieee_setpfc -----------------------------------------------------------
+EV=$W/ev.json
+"$ROCECTL" -j monitor watchdog > "$EV" &
+mon=$!
+sleep 1
+events() { jq -s "[.[] | select(.ifname == \"$1\" and .event == \"$2\")] | length" "$EV"; }
+prio3() { rc -j watchdog stats dev sim0 | jq -c ".[0].prios[] | select(.prio == 3) | $1"; }
+
+# The forward action refused three times, then taken. A restoration time
+# long enough to look at the hold before the storm, still on, comes back.
+rc watchdog set dev sim0 prio 3 detect 50 restore 1000 interval 10 action forward || fail "watch"
+f0=$(events sim0 action-failed)
+echo 3 > $SIM/sim0/fail_setpfc
+storm sim0 3 1000
+busywait 20000 eval '[ "$(pfc sim0)" = "[4]" ]' || fail "the action was never taken: $(pfc sim0)"
+check_eq "$(cat $SIM/sim0/fail_setpfc)" 0 "refusals used up"
+check_eq "$(prio3 '[.actions_failed, .actions >= 1]')" "[3,true]" "counters"
+busywait 2000 eval '[ "$(events sim0 action-failed)" -ge $((f0 + 3)) ]' || fail "action-failed events: $(( $(events sim0 action-failed) - f0 ))"
+log_test "setpfc refused three times: each refusal reported (event, counter), the action retried and taken"
+
+# The restoration refused twice, then done.
+storm sim0 3 0
+f0=$(events sim0 action-failed)
+echo 2 > $SIM/sim0/fail_setpfc
+# Each try a restoration time (doubled by backoff) after the last.
+busywait 30000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "PFC never set back: $(pfc sim0)"
+busywait 3000 eval '[ "$(prio3 .state)" = "\"monitoring\"" ]' || fail "state $(prio3 .state)"
+check_eq "$(prio3 '[.actions_failed, .restores >= 1, .pfc_cleared, .state]')" '[5,true,false,"monitoring"]' "counters after the restore"
+busywait 2000 eval '[ "$(events sim0 action-failed)" -ge $((f0 + 2)) ]' || fail "restore failures not reported"
+log_test "setpfc refused twice on restore: reported, retried, PFC back"
+
+# The watch deleted while it holds PFC cleared and the driver refuses.
+storm sim0 3 1000
+busywait 5000 eval '[ "$(pfc sim0)" = "[4]" ]' || fail "no action"
+storm sim0 3 0
+echo -1 > $SIM/sim0/fail_setpfc
+out=$(rc watchdog del dev sim0 2>&1); code=$?
+held=$(rc -j watchdog show dev sim0 2>/dev/null | jq -c '[.[0].prios[] | select(.pfc_cleared) | .prio]' 2>/dev/null)
+echo "# watchdog del under a refusing driver: exit $code, PFC $(pfc sim0), still held by a watch: ${held:-no watch} ($out)"
+if [ "$(pfc sim0)" != "[3,4]" ] && [ "$held" != "[3]" ]; then
+	fail "priority 3 left without PFC and without a watch holding it (del exit $code: $out)"
+fi
+echo 0 > $SIM/sim0/fail_setpfc
+rc watchdog show dev sim0 > /dev/null 2>&1 && rc watchdog del dev sim0
+[ "$(pfc sim0)" = "[3,4]" ] || dcb pfc set dev sim0 prio-pfc 3:on 4:on	# for what follows
+log_test "watchdog del while the driver refuses: no priority left lossy without a watch that sets it back"
+
+# The big red switch when the driver refuses.
+rc watchdog set dev sim0 prio 3,4 action alert || fail "watch"
+f0=$(events sim0 action-failed)
+echo -1 > $SIM/sim0/fail_setpfc
+out=$(rc watchdog big-red-switch on 2>&1); code=$?
+sleep 0.5
+af=$(rc -j watchdog stats dev sim0 | jq '[.[0].prios[].actions_failed] | add')
+echo "# big-red-switch on under a refusing driver: exit $code, PFC $(pfc sim0), action-failed events $(( $(events sim0 action-failed) - f0 )), actions_failed $af ($out)"
+[ "$code" != 0 ] || [ "$(events sim0 action-failed)" -gt "$f0" ] || [ "$af" -gt 0 ] ||
+	fail "the switch could not clear PFC ($(pfc sim0)) and nothing said so: exit 0, no event, no counter"
+echo 0 > $SIM/sim0/fail_setpfc
+rc watchdog big-red-switch off || fail "brs off"
+check_eq "$(pfc sim0)" "[3,4]" "PFC after the switch"
+rc watchdog del dev sim0
+log_test "big red switch with a refusing driver: the refusal is reported"
+
+# rocectl unloaded while it holds PFC and the driver refuses once.
+rc watchdog set dev sim0 prio 3 detect 50 restore 5000 interval 10 action forward || fail "watch"
+storm sim0 3 1000
+busywait 5000 eval '[ "$(pfc sim0)" = "[4]" ]' || fail "no action"
+kill $mon; wait $mon
+mark=$(dmesg | wc -l)
+echo 1 > $SIM/sim0/fail_setpfc
+module_unload || fail "unload"
+storm sim0 3 0
+warn=$(dmesg | tail -n +$((mark + 1)) | grep 'sim0: could not set PFC back on priority 3')
+echo "# unload under a refusing driver: PFC $(pfc sim0), log: ${warn:-nothing}"
+[ "$(pfc sim0)" = "[3,4]" ] || [ -n "$warn" ] || fail "PFC left $(pfc sim0) after unload, and nothing logged"
+echo 0 > $SIM/sim0/fail_setpfc
+dcb pfc set dev sim0 prio-pfc 3:on 4:on
+log_test "unload while the driver refuses: PFC set back or the failure logged"
+
+# --- leaks -----------------------------------------------------------------------------------
+module_load || fail "reload"
+module_unload || fail "unload again"
+rxe_del rxe0; rxe_del rxe1
+rmmod simnic &
+pid=$!
+for i in $(seq 300); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+kill -0 $pid 2>/dev/null && fail "rmmod simnic hangs: a netdev reference leaked"
+wait $pid || fail "rmmod simnic"
+if [ -f $DBG/kmemleak ]; then
+	timeout 300 sh -c "echo scan > $DBG/kmemleak; sleep 5; echo scan > $DBG/kmemleak"
+	leaks=$(grep -c 'unreferenced object' $DBG/kmemleak)
+	mine=$(grep -A30 'unreferenced object' $DBG/kmemleak | grep -c 'rocectl\|simnic')
+	echo "# kmemleak: $leaks unreferenced objects, $mine frames in rocectl or simnic"
+	check_eq "$mine" 0 "kmemleak: rocectl or simnic in a leak's backtrace"
+fi
+log_test "no leak: the module and simnic unload$([ -f $DBG/kmemleak ] && echo ', kmemleak clean' || echo ' (no kmemleak in this kernel)')"
+
+kmsg_check
+rm -rf "$W"
