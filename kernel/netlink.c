@@ -14,10 +14,14 @@ static const struct genl_multicast_group rocectl_mcgrps[] = {
 	[ROCECTL_MCGRP_EVENTS_ID] = { .name = ROCECTL_MCGRP_EVENTS },
 };
 
+/* An RDMA device, by index, name or both (rocectl_nl_find_dev()). */
+#define ROCECTL_DEV_POLICY						\
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },			\
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING,		\
+				 .len = ROCECTL_DEV_NAME_MAX }
+
 static const struct nla_policy rocectl_dev_get_policy[] = {
-	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },
-	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING,
-				 .len = ROCECTL_DEV_NAME_MAX },
+	ROCECTL_DEV_POLICY,
 };
 
 static struct netlink_range_validation rocectl_qpn_range __ro_after_init = {
@@ -25,9 +29,7 @@ static struct netlink_range_validation rocectl_qpn_range __ro_after_init = {
 };
 
 static const struct nla_policy rocectl_qp_get_policy[] = {
-	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },
-	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING,
-				 .len = ROCECTL_DEV_NAME_MAX },
+	ROCECTL_DEV_POLICY,
 	[ROCECTL_A_QP_NUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &rocectl_qpn_range),
 	[ROCECTL_A_QP_TYPE] = { .type = NLA_U8 },
 	[ROCECTL_A_QP_STATE] = NLA_POLICY_MAX(NLA_U8, ROCECTL_QPS_ERR),
@@ -41,13 +43,11 @@ static struct netlink_range_validation rocectl_restore_range __ro_after_init = {
 };
 
 #define ROCECTL_WD_TARGET_POLICY					\
-	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },			\
-	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING,		\
-				 .len = ROCECTL_DEV_NAME_MAX },		\
 	[ROCECTL_A_NETDEV_INDEX] = { .type = NLA_U32 },			\
 	[ROCECTL_A_NETDEV_NAME] = { .type = NLA_NUL_STRING,		\
 				    .len = IFNAMSIZ - 1 },		\
-	[ROCECTL_A_WD_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255)
+	[ROCECTL_A_WD_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),	\
+	ROCECTL_DEV_POLICY
 
 static const struct nla_policy rocectl_wd_set_policy[] = {
 	ROCECTL_WD_TARGET_POLICY,
@@ -70,14 +70,12 @@ static const struct nla_policy rocectl_wd_get_policy[] = {
 };
 
 static const struct nla_policy rocectl_cong_get_policy[] = {
-	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },
-	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX },
+	ROCECTL_DEV_POLICY,
 	[ROCECTL_A_CONG_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
 };
 
 static const struct nla_policy rocectl_cong_set_policy[] = {
-	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },
-	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX },
+	ROCECTL_DEV_POLICY,
 	[ROCECTL_A_CONG_PARAM] = { .type = NLA_NESTED },
 	[ROCECTL_A_CONG_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
 };

@@ -93,20 +93,13 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 	out_text("\n    ");
 	if (table) {
 		mnl_attr_for_each_nested(e, table) {
-			const struct nlattr *f, *name = NULL, *value = NULL;
+			const char *name;
+			uint64_t value;
 
-			mnl_attr_for_each_nested(f, e) {
-				if (mnl_attr_get_type(f) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME &&
-				    mnl_attr_validate(f, MNL_TYPE_NUL_STRING) == 0)
-					name = f;
-				else if (mnl_attr_get_type(f) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE &&
-					 mnl_attr_validate(f, MNL_TYPE_U64) == 0)
-					value = f;
-			}
-			if (!name || !value)
+			if (!nl_rdma_hwcounter(e, &name, &value))
 				continue;
-			out_uint(mnl_attr_get_str(name), NULL, mnl_attr_get_u64(value));
-			out_text("%s %" PRIu64 " ", mnl_attr_get_str(name), mnl_attr_get_u64(value));
+			out_uint(name, NULL, value);
+			out_text("%s %" PRIu64 " ", name, value);
 		}
 	}
 	out_close_object();

@@ -517,6 +517,26 @@ int nl_open(struct nl *nl, bool quiet)
 	return EXIT_OK;
 }
 
+bool nl_rdma_hwcounter(const struct nlattr *entry, const char **name, uint64_t *value)
+{
+	const struct nlattr *f, *n = NULL, *v = NULL;
+
+	if (mnl_attr_get_type(entry) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY ||
+	    mnl_attr_validate(entry, MNL_TYPE_NESTED) < 0)
+		return false;
+	mnl_attr_for_each_nested(f, entry) {
+		if (mnl_attr_get_type(f) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME && !n)
+			n = mnl_attr_validate(f, MNL_TYPE_NUL_STRING) < 0 ? NULL : f;
+		else if (mnl_attr_get_type(f) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE && !v)
+			v = mnl_attr_validate(f, MNL_TYPE_U64) < 0 ? NULL : f;
+	}
+	if (!n || !v || !*mnl_attr_get_str(n))
+		return false;
+	*name = mnl_attr_get_str(n);
+	*value = mnl_attr_get_u64(v);
+	return true;
+}
+
 int nl_open_rdma(struct nl *nl)
 {
 	int one = 1;

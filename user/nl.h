@@ -67,6 +67,12 @@ int nl_report(const struct nl *nl, const struct nl_error *e);
 int nl_open_rdma(struct nl *nl);
 struct nlmsghdr *nl_request_rdma(struct nl *nl, uint16_t op, uint16_t flags);
 
+/*
+ * One RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY of an RDMA reply: its name and
+ * value, or false when it is malformed (wrong types, no or empty name).
+ */
+bool nl_rdma_hwcounter(const struct nlattr *entry, const char **name, uint64_t *value);
+
 /* Join the events group; then nl_listen() feeds notifications to cb. */
 int nl_subscribe(struct nl *nl);
 int nl_listen(struct nl *nl, mnl_cb_t cb, void *data);

@@ -143,7 +143,7 @@ static int parse_qpns(const struct nlattr *table, struct qpc_counter *c)
 /* RDMA_NLDEV_ATTR_STAT_HWCOUNTERS: entries of a name and a value. */
 static int parse_hw(const struct nlattr *table, struct qpc_counter *c)
 {
-	const struct nlattr *e, *f;
+	const struct nlattr *e;
 	size_t n = 0;
 
 	mnl_attr_for_each_nested(e, table)
@@ -154,23 +154,15 @@ static int parse_hw(const struct nlattr *table, struct qpc_counter *c)
 	if (!c->hw)
 		return -ENOMEM;
 	mnl_attr_for_each_nested(e, table) {
-		const struct nlattr *name = NULL, *value = NULL;
+		const char *name;
+		uint64_t value;
 
-		if (mnl_attr_get_type(e) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY ||
-		    !typed(e, MNL_TYPE_NESTED))
+		if (!nl_rdma_hwcounter(e, &name, &value))
 			continue;
-		mnl_attr_for_each_nested(f, e) {
-			if (mnl_attr_get_type(f) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME && !name)
-				name = typed(f, MNL_TYPE_NUL_STRING);
-			else if (mnl_attr_get_type(f) == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE && !value)
-				value = typed(f, MNL_TYPE_U64);
-		}
-		if (!name || !value || !*mnl_attr_get_str(name))
-			continue;
-		c->hw[c->nhw].name = strdup(mnl_attr_get_str(name));
+		c->hw[c->nhw].name = strdup(name);
 		if (!c->hw[c->nhw].name)
 			return -ENOMEM;
-		c->hw[c->nhw++].value = mnl_attr_get_u64(value);
+		c->hw[c->nhw++].value = value;
 	}
 	return 0;
 }
