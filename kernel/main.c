@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rocectl: observability and safety for RoCEv2 hosts.
- * Module entry: the netlink family first, so that every event has
- * somewhere to go; then the QP hooks, so that no QP created while devices
+ * Module entry: the QP hooks first, so that no QP created while devices
  * are scanned is missed; then the device registry, which scans them; the
- * packet path; the watchdog last. Torn down in the opposite order.
+ * packet path; the watchdog; the netlink family last, so that no request
+ * reaches a part not set up yet (events sent before it have no listener:
+ * nobody can subscribe to a family that does not exist). Torn down in the
+ * opposite order: the family first -- genl_unregister_family() waits for
+ * the requests in progress -- so that no request runs during the teardown.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
@@ -15,13 +18,9 @@ static int __init rocectl_init(void)
 {
 	int err;
 
-	err = rocectl_nl_init();
-	if (err)
-		return err;
-
 	err = rocectl_qp_hooks_init();
 	if (err)
-		goto err_nl;
+		return err;
 	err = rocectl_devices_init();
 	if (err)
 		goto err_hooks;
@@ -31,31 +30,34 @@ static int __init rocectl_init(void)
 	err = rocectl_wd_init();
 	if (err)
 		goto err_rxe;
+	err = rocectl_nl_init();
+	if (err)
+		goto err_wd;
 
 	pr_info("version %s loaded, netlink family %s v%d\n",
 		ROCECTL_VERSION, ROCECTL_GENL_NAME, ROCECTL_GENL_VERSION);
 	return 0;
 
+err_wd:
+	rocectl_wd_exit();
 err_rxe:
 	rocectl_rxe_hooks_exit();
 err_devices:
 	rocectl_devices_exit();
 err_hooks:
 	rocectl_qp_hooks_exit();
-err_nl:
-	rocectl_nl_exit();
 	return err;
 }
 
 static void __exit rocectl_exit(void)
 {
-	/* PFC set back first: nothing the watchdog changed outlives it. */
+	/* No request after this; then PFC set back: nothing the watchdog changed outlives it. */
+	rocectl_nl_exit();
 	rocectl_wd_exit();
 	rocectl_rxe_hooks_exit();
 	/* No handler runs once this returns; then the tables can go. */
 	rocectl_qp_hooks_exit();
 	rocectl_devices_exit();
-	rocectl_nl_exit();
 	pr_info("unloaded\n");
 }
 

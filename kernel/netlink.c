@@ -172,8 +172,7 @@ void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
 {
 	struct sk_buff *skb;
 
-	if (!genl_has_listeners(&rocectl_genl_family, &init_net,
-				ROCECTL_MCGRP_EVENTS_ID))
+	if (!rocectl_nl_has_listeners())
 		return;
 
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -355,12 +354,32 @@ struct genl_family rocectl_genl_family __ro_after_init = {
 	/* resv_start_op 0: every command is new, so strict validation for all. */
 };
 
+/*
+ * Set while the family is registered. Notifications come from hooks that
+ * outlive it at unload (and precede it at load): past unregistration its
+ * multicast group number may already be another family's.
+ */
+static bool rocectl_nl_registered;
+
+/* Whether a notification would reach anyone; say nothing when it would not. */
+bool rocectl_nl_has_listeners(void)
+{
+	return READ_ONCE(rocectl_nl_registered) &&
+	       genl_has_listeners(&rocectl_genl_family, &init_net,
+				  ROCECTL_MCGRP_EVENTS_ID);
+}
+
 int __init rocectl_nl_init(void)
 {
-	return genl_register_family(&rocectl_genl_family);
+	int err = genl_register_family(&rocectl_genl_family);
+
+	if (!err)
+		WRITE_ONCE(rocectl_nl_registered, true);
+	return err;
 }
 
 void rocectl_nl_exit(void)
 {
+	WRITE_ONCE(rocectl_nl_registered, false);
 	genl_unregister_family(&rocectl_genl_family);
 }

@@ -77,8 +77,10 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 	    nla_put_u8(skb, ROCECTL_A_QP_TYPE, in->type) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_STATE, in->state) ||
 	    nla_put_u32(skb, ROCECTL_A_QP_PORT, in->port) ||
-	    nla_put_u32(skb, ROCECTL_A_QP_PID, in->pid) ||
-	    nla_put_string(skb, ROCECTL_A_QP_COMM, in->comm) ||
+	    /* A user QP's owner outside the reader's pid namespace: neither. */
+	    ((in->kernel || in->pid) &&
+	     (nla_put_u32(skb, ROCECTL_A_QP_PID, in->pid) ||
+	      nla_put_string(skb, ROCECTL_A_QP_COMM, in->comm))) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_KERNEL, in->kernel) ||
 	    nla_put_u64_64bit(skb, ROCECTL_A_QP_CREATE_TIME, in->create_time,
 			      ROCECTL_A_PAD) ||
@@ -109,8 +111,7 @@ void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
 {
 	struct sk_buff *skb;
 
-	if (!genl_has_listeners(&rocectl_genl_family, &init_net,
-				ROCECTL_MCGRP_EVENTS_ID))
+	if (!rocectl_nl_has_listeners())
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
 	if (!skb)
@@ -150,6 +151,7 @@ int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 	e = rocectl_qp_find_rcu(rdev, nla_get_u32(info->attrs[ROCECTL_A_QP_NUM]));
 	if (e) {
 		rocectl_qp_snapshot(e, &in, stats);
+		in.pid = rocectl_qp_reader_pid(e);
 		counts = e->counts;
 	}
 	rcu_read_unlock();
@@ -217,6 +219,7 @@ static int rocectl_nl_dump_dev_qps(struct sk_buff *skb,
 	rcu_read_lock();
 	xa_for_each_start(&rdev->qps, *qpn, e, *qpn) {
 		rocectl_qp_snapshot(e, &in, e->counts ? stats : NULL);
+		in.pid = rocectl_qp_reader_pid(e);
 		if (!rocectl_qp_match(f, &in))
 			continue;
 		err = rocectl_nl_fill_qp(skb, rdev, &in, e->counts ? stats : NULL,

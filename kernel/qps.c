@@ -22,6 +22,7 @@ static void rocectl_qp_free_rcu(struct rcu_head *rcu)
 	struct rocectl_qp *e = container_of(rcu, struct rocectl_qp, rcu);
 
 	free_percpu(e->stats);
+	put_pid(e->owner);
 	kfree(e);
 }
 
@@ -94,6 +95,16 @@ void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len)
 	u64_stats_inc(&pc->c[pkts]);
 	u64_stats_add(&pc->c[bytes], len);
 	u64_stats_update_end_irqrestore(&pc->syncp, flags);
+}
+
+/*
+ * The owner's pid as the reader (current) numbers it, as the RDMA core's
+ * resource dumps do (task_pid_vnr): 0 when the reader's pid namespace does
+ * not contain the owner, or for a kernel QP. e must be alive (RCU).
+ */
+pid_t rocectl_qp_reader_pid(const struct rocectl_qp *e)
+{
+	return e->owner ? pid_nr_ns(e->owner, task_active_pid_ns(current)) : 0;
 }
 
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
@@ -171,6 +182,7 @@ static void rocectl_qp_fill_created(struct rocectl_qp *e, struct ib_qp *qp,
 		strscpy(in->comm, kern_name, sizeof(in->comm));
 	} else {
 		in->pid = task_tgid_nr(current);
+		e->owner = get_task_pid(current, PIDTYPE_TGID);
 		get_task_comm(in->comm, current);
 	}
 }
@@ -224,6 +236,7 @@ void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan)
 	}
 	rocectl_qp_fill_created(e, qp, kern_name);
 	if (!rocectl_qp_insert(rdev, e, !scan)) {
+		put_pid(e->owner);
 		kfree(e);
 		goto out;
 	}
@@ -374,6 +387,7 @@ static void rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
 	if (!qp->res.kern_name && task) {
 		e->info.kernel = 0;
 		e->info.pid = task_tgid_nr(task);
+		e->owner = get_task_pid(task, PIDTYPE_TGID);
 		get_task_comm(e->info.comm, task);
 	}
 	if (!ib_query_qp(qp, attr, mask, &init)) {

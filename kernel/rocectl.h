@@ -83,6 +83,8 @@ struct rocectl_qp {
 	struct rocectl_qp_info info;
 	/* Identity only, never dereferenced: tells QPs that reuse a QPN apart. */
 	const struct ib_qp *ibqp;
+	/* User QPs: the creating thread group, numbered per pid namespace on reads. */
+	struct pid *owner;
 	u64 id;
 	/* Allocated at the first packet: idle QPs cost no per-CPU memory. */
 	struct rocectl_qp_pcpu __percpu *stats;
@@ -138,6 +140,7 @@ void rocectl_qps_scan(struct rocectl_dev *rdev);
 void rocectl_qps_drain(struct rocectl_dev *rdev);
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 			 u64 *stats);
+pid_t rocectl_qp_reader_pid(const struct rocectl_qp *e);
 bool rocectl_qp_stats_ready(struct rocectl_qp *e);
 void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n);
 void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len);
@@ -154,6 +157,7 @@ void rocectl_rxe_hooks_exit(void);
 
 /* netlink.c: the generic netlink family. */
 int rocectl_nl_init(void);
+bool rocectl_nl_has_listeners(void);
 void rocectl_nl_exit(void);
 void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
 			   const char *prev_name);

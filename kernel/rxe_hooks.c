@@ -7,6 +7,7 @@
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
@@ -196,6 +197,33 @@ static struct kprobe *rocectl_rxe_kps[] = {
 	&rocectl_rxe_xmit_kp,
 };
 
+/*
+ * Where the probes go: past the ftrace call site a function begins with
+ * (x86-64: a 5-byte call, after a 4-byte ENDBR with IBT), so that they are
+ * breakpoint (then jump-optimized) kprobes, not ftrace ones: arming an
+ * ftrace-based kprobe on rxe_rcv while packets arrive crashed the 6.1 guest
+ * (a return to address 0 from the ftrace trampoline) under the races test.
+ * The arguments are still in their registers there.
+ */
+#if defined(CONFIG_X86_64) && defined(CONFIG_DYNAMIC_FTRACE)
+#define ROCECTL_PAST_FENTRY (ENDBR_INSN_SIZE + MCOUNT_INSN_SIZE)
+#else
+#define ROCECTL_PAST_FENTRY 0
+#endif
+
+static int rocectl_rxe_register(unsigned int offset)
+{
+	unsigned int i;
+
+	/* A kprobe cannot be registered twice: start from clean structs. */
+	for (i = 0; i < ARRAY_SIZE(rocectl_rxe_kps); i++) {
+		rocectl_rxe_kps[i]->addr = NULL;
+		rocectl_rxe_kps[i]->flags = 0;
+		rocectl_rxe_kps[i]->offset = offset;
+	}
+	return register_kprobes(rocectl_rxe_kps, ARRAY_SIZE(rocectl_rxe_kps));
+}
+
 /* Attach if rdma_rxe is there; quiet when it is not. */
 static void rocectl_rxe_arm(void)
 {
@@ -203,12 +231,10 @@ static void rocectl_rxe_arm(void)
 
 	mutex_lock(&rocectl_rxe_lock);
 	if (!rocectl_rxe_armed) {
-		/* A kprobe cannot be registered twice: start from clean structs. */
-		rocectl_rxe_rcv_kp.addr = NULL;
-		rocectl_rxe_rcv_kp.flags = 0;
-		rocectl_rxe_xmit_kp.addr = NULL;
-		rocectl_rxe_xmit_kp.flags = 0;
-		err = register_kprobes(rocectl_rxe_kps, ARRAY_SIZE(rocectl_rxe_kps));
+		err = rocectl_rxe_register(ROCECTL_PAST_FENTRY);
+		/* Not an instruction boundary there: the function's entry. */
+		if (err == -EILSEQ && ROCECTL_PAST_FENTRY)
+			err = rocectl_rxe_register(0);
 		if (!err) {
 			rocectl_rxe_armed = true;
 			pr_info("counting soft-RoCE packets per QP\n");

@@ -110,8 +110,7 @@ void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
 {
 	struct sk_buff *skb;
 
-	if (!genl_has_listeners(&rocectl_genl_family, &init_net,
-				ROCECTL_MCGRP_EVENTS_ID))
+	if (!rocectl_nl_has_listeners())
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)

@@ -22,6 +22,7 @@
 struct monitor {
 	struct rocectl *rc;
 	unsigned int objects;
+	bool gone;	/* the module unloaded: no more events will come */
 };
 
 static void monitor_on_signal(int sig)
@@ -65,6 +66,10 @@ static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 	const char *event, *object;
 	bool is_dev;
 
+	if (nl_family_gone(&mon->rc->nl, nlh)) {
+		mon->gone = true;
+		return MNL_CB_STOP;
+	}
 	if (nlh->nlmsg_type != mon->rc->nl.family_id ||
 	    mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
 		return MNL_CB_OK;
@@ -154,5 +159,10 @@ int cmd_monitor(struct rocectl *rc)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	return nl_listen(&rc->nl, monitor_cb, &mon);
+	err = nl_listen(&rc->nl, monitor_cb, &mon);
+	if (!err && mon.gone) {
+		pr_err("Error: the rocectl kernel module was unloaded: no more events.\n");
+		return EXIT_NO_MODULE;
+	}
+	return err;
 }

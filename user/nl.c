@@ -585,8 +585,15 @@ int nl_subscribe(struct nl *nl)
 			ROCECTL_MCGRP_EVENTS);
 		return EXIT_FAILED;
 	}
+	/*
+	 * And the controller's "notify" group, whose id is the controller's
+	 * (as iproute2's genl monitor joins it): the family's removal ends
+	 * the events, and nothing else says so.
+	 */
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
-				  &nl->events_group, sizeof(nl->events_group)) < 0) {
+				  &nl->events_group, sizeof(nl->events_group)) < 0 ||
+	    mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP,
+				  &(unsigned int){ GENL_ID_CTRL }, sizeof(unsigned int)) < 0) {
 		pr_err("Error: cannot join the rocectl events group: %s.\n",
 			strerror(errno));
 		return EXIT_FAILED;
@@ -594,7 +601,35 @@ int nl_subscribe(struct nl *nl)
 	return EXIT_OK;
 }
 
-/* Until a signal interrupts the wait (the caller's handler sets *stop). */
+/*
+ * Whether nlh is the controller announcing that nl's family is gone (the
+ * module unloaded). A later family of the same name has another id.
+ */
+static int nl_family_gone_cb(const struct nlattr *attr, void *data)
+{
+	bool *ours = data;
+
+	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_NAME &&
+	    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0 &&
+	    !strcmp(mnl_attr_get_str(attr), ROCECTL_GENL_NAME))
+		*ours = true;
+	return MNL_CB_OK;
+}
+
+bool nl_family_gone(const struct nl *nl, const struct nlmsghdr *nlh)
+{
+	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+	bool ours = false;
+
+	if (nlh->nlmsg_type != GENL_ID_CTRL ||
+	    mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN ||
+	    genl->cmd != CTRL_CMD_DELFAMILY)
+		return false;
+	mnl_attr_parse(nlh, GENL_HDRLEN, nl_family_gone_cb, &ours);
+	return ours && nl->family_id;
+}
+
+/* Until a signal interrupts the wait, or cb says stop (MNL_CB_STOP). */
 int nl_listen(struct nl *nl, mnl_cb_t cb, void *data)
 {
 	int ret;
@@ -616,5 +651,7 @@ int nl_listen(struct nl *nl, mnl_cb_t cb, void *data)
 			pr_err("Error: a malformed event: %s.\n", strerror(errno));
 			return EXIT_FAILED;
 		}
+		if (ret == MNL_CB_STOP)
+			return EXIT_OK;
 	}
 }

@@ -76,6 +76,8 @@ bool nl_rdma_hwcounter(const struct nlattr *entry, const char **name, uint64_t *
 /* Join the events group; then nl_listen() feeds notifications to cb. */
 int nl_subscribe(struct nl *nl);
 int nl_listen(struct nl *nl, mnl_cb_t cb, void *data);
+/* Whether nlh, from the controller's group, says nl's family was removed. */
+bool nl_family_gone(const struct nl *nl, const struct nlmsghdr *nlh);
 
 /* The name of a top-level attribute, for error messages. */
 const char *nl_attr_name(unsigned int type);

@@ -28,8 +28,10 @@ cd "$ROOT"
 
 # The lane's scenarios: those whose time on the debug kernel was measured
 # and fits CI's budget (README, "Tests"). A scenario of the guest runner
-# that is not here is named in the output, never left out silently.
-DEFAULT_SCENARIOS="install devices qps qp_counters qp_stress watchdog faults simnic qptraffic mlx5"
+# that is not here is named in the output, never left out silently. faults
+# goes last: a lockdep report turns lockdep off for the rest of the boot,
+# and its injected allocation failures reach the kernel's own error paths.
+DEFAULT_SCENARIOS="install devices qps qp_counters qp_stress watchdog permissions simnic qptraffic mlx5 races faults"
 all=$(sed -n 's/^SCENARIOS=\${SCENARIOS:-"\(.*\)"}$/\1/p' tests/guest/run.sh)
 if [ $# -gt 0 ]; then
 	scenarios="$*"

@@ -155,14 +155,18 @@ check_eq "$(rc -j version | json 'j["module_abi"], j["abi"]' /dev/stdin)" "1 1" 
 log_test "version: tool and module, text and JSON"
 
 # --- unloads ------------------------------------------------------------------------
-"$ROCECTL" -j monitor > "$W/mon2.json" &
+"$ROCECTL" -j monitor > "$W/mon2.json" 2> "$W/mon2.err" &
 mon=$!
 sleep 1
 module_unload || fail "unload with a listener"
-kill $mon 2>/dev/null; wait $mon 2>/dev/null
+# The monitor learns of it from the controller and ends by itself.
+busywait 10000 eval '! kill -0 $mon 2>/dev/null' || { fail "the monitor is still waiting"; kill $mon; }
+wait $mon; code=$?
+check_eq "$code" 3 "monitor's exit status once the module is gone"
+check_match "$(cat "$W/mon2.err")" "module was unloaded" "monitor's sentence"
 check_eq "$(wc -c < "$W/mon2.json")" 0 "events when only rocectl goes away"
 check_eq "$(rdma link show | wc -l)" 2 "rxe devices still there"
-log_test "unload with a listener: no del events, devices untouched"
+log_test "unload with a listener: no del events, devices untouched; the monitor ends (exit 3, a sentence)"
 
 module_load || fail "reload"
 rmmod rdma_rxe || fail "rmmod rdma_rxe under rocectl"

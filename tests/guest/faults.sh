@@ -11,11 +11,12 @@
 #     is complete; a refused WD_SET leaves no watch;
 #   - the tool (nlfuzz faultexec): every fault point of a rocectl run in
 #     turn: the same output, or an error said, never a crash;
-#   - QP creation: the allocations that cannot sleep fail -- rocectl's QP
-#     hooks' (GFP_ATOMIC in kretprobe handlers): the RDMA core still creates
-#     the QPs, rocectl says it does not track them; and single random
-#     failures in QP create/modify/destroy churn; the QPs end as rdma(8)
-#     sees them.
+#   - QP churn while allocations that cannot sleep fail at random: among
+#     them rocectl's QP hooks' (GFP_ATOMIC in kretprobe handlers): the RDMA
+#     core still creates the QPs, rocectl says it does not track them; the
+#     QPs end as rdma(8) sees them. (Any allocation failing at random in
+#     the churn also finds an rdma_rxe error-path bug -- see the report --
+#     and can take the guest's 9p root away: not done.)
 # A driver refusing ieee_setpfc (simnic's fail_setpfc), always:
 #   - the forward action fails, is reported (action-failed event, counter)
 #     and retried until it succeeds;
@@ -128,8 +129,9 @@ if [ -d $FS ] && [ -e /proc/self/fail-nth ]; then
 
 	# --- the tool, every fault point of its run in turn ---
 	tools=""
+	install -m 755 "$ROCECTL" "$W/rocectl"	# its pages from tmpfs, not 9p
 	for args in "-j dev show" "-j qp show" "-j watchdog show"; do
-		"$NLFUZZ" faultexec -N "${FAULT_NTH_MAX:-1500}" -- "$ROCECTL" $args > "$W/fx.json" 2> "$W/fx.err"
+		"$NLFUZZ" faultexec -N "${FAULT_NTH_MAX:-1500}" -- "$W/rocectl" $args > "$W/fx.json" 2> "$W/fx.err"
 		code=$?
 		echo "# fail-nth rocectl $args: $(cat "$W/fx.json")"
 		check_eq "$code" 0 "rocectl $args under fail-nth: $(tail -c 300 "$W/fx.err" | tr '\n' '|')"
@@ -164,24 +166,24 @@ if [ -d $FS ] && [ -e /proc/self/fail-nth ]; then
 	echo "# QP churn under failing atomic allocations: $RUNS runs, rocectl could not track $untracked QPs (log lines, rate-limited)"
 	[ "$untracked" -ge 1 ] || fail "rocectl's allocation never failed in $RUNS runs"
 	log_test "failslab: atomic allocations failing at random in QP churn: the RDMA core creates QPs rocectl cannot track (and says so), or fails cleanly; all end as rdma sees them"
+	# rdma_rxe's own error path (6.1): a QP rxe_create_qp() fails to build
+	# is cleaned up with timers and locks never initialized (ODEBUG
+	# assert_init, lockdep "non-static key" in rxe_qp_do_cleanup). Not
+	# rocectl's: said on a line of its own, kept out of the final log check
+	# when no report of that stretch has a rocectl frame.
+	dmesg | tail -n +$((mark + 1)) > "$W/atomic.log"
+	if grep -Eq "$KMSG_BAD" "$W/atomic.log" && grep -q 'rxe_qp_do_cleanup' "$W/atomic.log"; then
+		if grep -q '\[rocectl\]' "$W/atomic.log"; then
+			fail "kernel reports with rocectl frames: $(grep -E "$KMSG_BAD" "$W/atomic.log" | head -n 2 | tr '\n' '|')"
+		else
+			fail "rdma_rxe bug, not rocectl: $(grep -E 'ODEBUG|non-static key' "$W/atomic.log" | head -n 2 | tr '\n' '|')"
+			# Past it, unless something before it needs the final check.
+			dmesg | sed -n "$((KMSG_MARK + 1)),${mark}p" | grep -Eq "$KMSG_BAD" ||
+				KMSG_MARK=$(dmesg | wc -l)
+		fi
+		log_test "failslab: rdma_rxe cleans up a QP it failed to create without kernel reports"
+	fi
 
-	# --- one allocation failing at random in QP churn ---
-	injected=0; failed_runs=0
-	echo 10 > $FS/probability
-	for i in $(seq "$RUNS"); do
-		echo 1 > $FS/times
-		"$QPT" churn -d rxe0 -t 2 -b 4 > "$W/churn.json" 2> "$W/churn.err" &
-		ch=$!
-		sleep 0.3
-		echo 1 > /proc/$ch/make-it-fail 2>/dev/null
-		wait $ch || failed_runs=$((failed_runs + 1))
-		[ "$(cat $FS/times)" = 0 ] && injected=$((injected + 1))
-		qps_back "churn run $i ($(head -c 200 "$W/churn.err"))"
-	done
-	echo 0 > $FS/probability
-	echo "# churn under single random failures: $RUNS runs, $injected injected, $failed_runs reported a failure"
-	[ $injected -ge $((RUNS / 2)) ] || fail "only $injected of $RUNS runs got their failure"
-	log_test "failslab: one allocation failing at random in QP create/modify/destroy churn, $RUNS times: QPs end as rdma sees them"
 	fs_restore
 else
 	if grep -q '^CONFIG_FAILSLAB=y' "$config" 2>/dev/null; then
@@ -212,10 +214,13 @@ check_eq "$(prio3 '[.actions_failed, .actions >= 1]')" "[3,true]" "counters"
 busywait 2000 eval '[ "$(events sim0 action-failed)" -ge $((f0 + 3)) ]' || fail "action-failed events: $(( $(events sim0 action-failed) - f0 ))"
 log_test "setpfc refused three times: each refusal reported (event, counter), the action retried and taken"
 
-# The restoration refused twice, then done.
-storm sim0 3 0
+# The restoration refused twice, then done. The refusals are armed while
+# the storm still holds the priority (nothing calls setpfc then): armed
+# after it ends, a slow guest can restore first.
 f0=$(events sim0 action-failed)
 echo 2 > $SIM/sim0/fail_setpfc
+check_eq "$(prio3 '.actions_failed')" 3 "refusals while the storm holds"
+storm sim0 3 0
 # Each try a restoration time (doubled by backoff) after the last.
 busywait 30000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "PFC never set back: $(pfc sim0)"
 busywait 3000 eval '[ "$(prio3 .state)" = "\"monitoring\"" ]' || fail "state $(prio3 .state)"

@@ -81,8 +81,10 @@ log_test "nobody reads: dev show/stats, qp show/stats, qp counters show, watchdo
 
 # monitor: the events group is open to everyone; QPs root creates are seen
 # (a QP each half second until one is: the monitor's start is not observable).
-nobody $NB -j monitor qp > "$W/mon.json" 2> "$W/mon.err" &
-mon=$!	# setpriv execs rocectl: the monitor itself
+# exec: $! is then the monitor itself (setpriv execs it), not a subshell.
+(exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all -- \
+	$NB -j monitor qp > "$W/mon.json" 2> "$W/mon.err") &
+mon=$!
 for i in $(seq 20); do
 	"$QPT" many -d rxe0 -n 1 --state init > "$W/one.json" || fail "one QP"
 	qpn=$(jq '.qpns[0]' "$W/one.json")

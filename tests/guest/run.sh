@@ -6,7 +6,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 export RESULTS=${ROCECTL_OUT:-${TMPDIR:-/tmp}}/results.tap
 : > "$RESULTS"
 
-SCENARIOS=${SCENARIOS:-"install devices qps qp_counters qp_stress watchdog faults fuzz simnic qptraffic mlx5"}
+SCENARIOS=${SCENARIOS:-"install devices qps qp_counters qp_stress watchdog faults fuzz permissions simnic qptraffic races mlx5"}
 
 clean_slate() {
 	grep -q '^rocectl_mlx5 ' /proc/modules && rmmod rocectl_mlx5
@@ -51,7 +51,10 @@ for s in $SCENARIOS; do
 		hide_installed_module
 	fi
 	echo "# scenario $s"
-	SCENARIO=$s timeout -k 5 "${SCENARIO_TIMEOUT:-300}" bash "$here/$s.sh"
+	limit=${SCENARIO_TIMEOUT:-300}
+	# races: four races of RACE_SECONDS each, and their checks.
+	[ "$s" = races ] && limit=$((limit + 4 * ${RACE_SECONDS:-60}))
+	SCENARIO=$s timeout -k 5 "$limit" bash "$here/$s.sh"
 	code=$?
 	if [ $code -eq 124 ] || [ $code -eq 137 ]; then
 		echo "not ok - $s: finished in time # timed out" | tee -a "$RESULTS"

@@ -7,7 +7,7 @@
 # OUTDIR receives job.log (the job's output), status (its exit code),
 # dmesg (the guest's kernel log) and console.log. The exit status is the
 # job's, or 125 if the guest died before the job finished.
-# Environment: KVER (guest kernel), VM_TIMEOUT (seconds, default 900),
+# Environment: KVER (guest kernel), VM_TIMEOUT (seconds, default 1800),
 # VM_MEM (MiB, default 2048). Another kernel than Debian's /boot/vmlinuz-KVER
 # (the debug lane's): ROCECTL_KERNEL=IMAGE ROCECTL_KVER=RELEASE (its modules
 # in /lib/modules/RELEASE); VM_APPEND adds to the kernel command line.
@@ -27,14 +27,14 @@ initrd=$("$here/mkinitramfs.sh" "$KVER")
 
 printf '%s\n' "$PWD" > "$out/cwd"
 # The job stops in time for the guest to save its kernel log.
-echo $(( ${VM_TIMEOUT:-900} - 60 )) > "$out/limit"
+echo $(( ${VM_TIMEOUT:-1800} - 60 )) > "$out/limit"
 {
 	printf 'export KVER=%q\n' "$KVER"
 	printf '%q ' "$@"
 	echo
 } > "$out/job"
 
-timeout --foreground -k 10 "${VM_TIMEOUT:-900}" \
+timeout --foreground -k 10 "${VM_TIMEOUT:-1800}" \
 	qemu-system-x86_64 -m "${VM_MEM:-2048}" -smp 2 -cpu max \
 	-display none -monitor none -nic none -no-reboot \
 	-serial "file:$out/console.log" \

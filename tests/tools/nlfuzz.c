@@ -44,14 +44,15 @@
  *   refused wd-set left no watch, an accepted one left one (deleted again).
  *   REQ: dev-dump, qp-dump, wd-dump, dev-get, qp-get, wd-get, wd-set,
  *   cong-get.
- * faultexec: the same for a program (the rocectl tool): it is run under
- *   ptrace up to its first socket() -- past exec, the dynamic loader and
- *   its file reads, whose failures say nothing about the program (and, on
- *   the guest's 9p root, can wedge the file system) -- and from there its
- *   fail-nth is set to 1, 2, ... in turn, until a run ends before reaching
- *   the point. A run that exits 0 must print what the fault-free run
- *   printed; one that fails must say something on stderr; none may die of
- *   a signal.
+ * faultexec: the same for a program's conversation with the kernel (the
+ *   rocectl tool): it is run under ptrace, and fail-nth is set to 1, 2, ...
+ *   in turn from its first socket() to its first write to stdout or stderr
+ *   (or its exit): not in exec, the dynamic loader or the exit, whose
+ *   failures say nothing about the program and, on the guest's 9p root, can
+ *   take the file system away. The sweep ends with the first run whose
+ *   conversation ended before its nth point. A run that exits 0 must print
+ *   what the fault-free run printed; one that fails must say something on
+ *   stderr; none may die of a signal.
  *
  * Output: one JSON object on stdout (counts by errno, replies, violations),
  * a summary line on stderr. Exit: 0, 1 violations or failure, 2 usage.
@@ -2335,7 +2336,7 @@ static void run_nth(char **argv, unsigned int nth, struct run *r)
 	const char *tmp = getenv("TMPDIR") ?: "/tmp";
 	char path[64], tmpl_o[4200], tmpl_e[4200];
 	int fo, fe, st, fd;
-	bool armed = false;
+	bool armed = false, done = false, in_call = false;
 	pid_t pid;
 
 	snprintf(tmpl_o, sizeof(tmpl_o), "%s/nlfuzz-out.XXXXXX", tmp);
@@ -2376,22 +2377,36 @@ static void run_nth(char **argv, unsigned int nth, struct run *r)
 		if (!WIFSTOPPED(st))
 			continue;
 		if (WSTOPSIG(st) == (SIGTRAP | 0x80)) {		/* a system call */
-			long nr = ptrace(PTRACE_PEEKUSER, pid,
-					 (void *)offsetof(struct user_regs_struct, orig_rax), NULL);
+			/* Stops alternate: entry, exit. At entries: arm, disarm. */
+			if (!in_call) {
+				long nr = ptrace(PTRACE_PEEKUSER, pid,
+						 (void *)offsetof(struct user_regs_struct, orig_rax), NULL);
+				long a0 = ptrace(PTRACE_PEEKUSER, pid,
+						 (void *)offsetof(struct user_regs_struct, rdi), NULL);
 
-			if (nr == SYS_socket) {
-				if (nth && write_fail_nth(fd, nth))
-					die("%s: %s", path, strerror(errno));
-				armed = true;
+				if (!armed && !done && nr == SYS_socket) {
+					if (nth && write_fail_nth(fd, nth))
+						die("%s: %s", path, strerror(errno));
+					armed = true;
+				} else if (armed && ((nr == SYS_write && (a0 == 1 || a0 == 2)) ||
+						     nr == SYS_exit_group || nr == SYS_exit)) {
+					r->left = read_fail_nth(fd);
+					write_fail_nth(fd, 0);
+					armed = false;
+					done = true;
+				}
 			}
-			ptrace(armed ? PTRACE_CONT : PTRACE_SYSCALL, pid, NULL, NULL);
+			in_call = !in_call;
+			ptrace(PTRACE_SYSCALL, pid, NULL, NULL);
 		} else if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
-			if (armed)
+			if (armed) {
 				r->left = read_fail_nth(fd);
+				armed = false;
+				done = true;
+			}
 			ptrace(PTRACE_CONT, pid, NULL, NULL);
 		} else {
-			ptrace(armed ? PTRACE_CONT : PTRACE_SYSCALL, pid, NULL,
-			       (void *)(long)WSTOPSIG(st));
+			ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)WSTOPSIG(st));
 		}
 	}
 	close(fd);

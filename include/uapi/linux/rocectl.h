@@ -48,8 +48,11 @@
  *     ROCECTL_A_QP_TYPE         u8      enum rocectl_qp_type
  *     ROCECTL_A_QP_STATE        u8      enum rocectl_qp_state
  *     ROCECTL_A_QP_PORT         u32     port, 0 until the QP is bound to one
- *     ROCECTL_A_QP_PID          u32     owner's pid (thread group), 0 for
- *                                       kernel QPs; kept after it exits
+ *     ROCECTL_A_QP_PID          u32     owner's pid (thread group) in the
+ *                                       reader's pid namespace, 0 for
+ *                                       kernel QPs; kept after it exits;
+ *                                       absent, with ROCECTL_A_QP_COMM, when
+ *                                       the owner is not in that namespace
  *     ROCECTL_A_QP_COMM         string  owner's command name, or the kernel
  *                                       user's name (ib_core's caller)
  *     ROCECTL_A_QP_KERNEL       u8      1 for a QP created by a kernel user
@@ -73,8 +76,14 @@
  *                                       ROCECTL_A_QP_STAT_* below
  *   Attributes that are not known yet (no path before RTR) are absent.
  *
- * Who sees which QP: anyone may read every QP, as with rdma resource show;
- *   pids are those of the initial pid namespace.
+ * Who sees which QP: anyone may read every QP, as with rdma resource show
+ *   (the RDMA core's resource dumps: every QP of the devices in the reader's
+ *   network namespace, no field reserved to CAP_NET_ADMIN). The owner is
+ *   told as the reader's pid namespace knows it (task_pid_vnr): its pid
+ *   there, and no pid and no command name for an owner outside it; a
+ *   ROCECTL_A_QP_PID filter is a pid of the reader's namespace. Kernel QPs
+ *   carry their kernel user's name for everyone. Notifications, sent to
+ *   every listener at once, carry pids of the initial pid namespace.
  *
  * ROCECTL_CMD_WD_SET (CAP_NET_ADMIN)
  *   Watch priorities of a netdev for PFC pause storms, or change how.
