@@ -55,6 +55,7 @@ static int rocectl_modify_entry(struct kretprobe_instance *ri,
 	a->qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
 	a->attr = (const struct ib_qp_attr *)regs_get_kernel_argument(regs, 1);
 	a->mask = (int)regs_get_kernel_argument(regs, 2);
+	rocectl_qp_modifying(a->qp, a->attr, a->mask);
 	return 0;
 }
 

@@ -46,27 +46,47 @@ static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, gfp_t gfp)
 }
 
 /*
- * The packet path's first packet of a QP allocates its per-CPU counters;
- * two CPUs racing for it keep one allocation. False: no memory, the
- * packet goes uncounted.
+ * A QP's per-CPU counters, allocated when it is about to carry packets
+ * (modified to RTR or a later sending state, or found so at load), never
+ * in the packet path: a breakpoint kprobe's handler runs in NMI-like
+ * context, where nothing may be allocated. Two callers racing keep one
+ * allocation. Idle QPs (RESET, INIT) cost no per-CPU memory.
  */
-bool rocectl_qp_stats_ready(struct rocectl_qp *e)
+void rocectl_qp_stats_alloc(struct rocectl_qp *e, gfp_t gfp)
 {
 	struct rocectl_qp_pcpu __percpu *pc;
 	int cpu;
 
-	if (likely(READ_ONCE(e->stats)))
-		return true;
-	pc = alloc_percpu_gfp(struct rocectl_qp_pcpu, GFP_ATOMIC);
+	if (!e->counts || READ_ONCE(e->stats))
+		return;
+	pc = alloc_percpu_gfp(struct rocectl_qp_pcpu, gfp);
 	if (!pc) {
 		pr_warn_ratelimited("QP %u: no memory for counters\n", e->info.qpn);
-		return false;
+		return;
 	}
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(pc, cpu)->syncp);
 	if (cmpxchg(&e->stats, NULL, pc))
 		free_percpu(pc);
-	return true;
+}
+
+/* From the modify hook's entry: before the driver moves the QP. */
+void rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			  int mask)
+{
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+
+	if (!(mask & IB_QP_STATE) || attr->qp_state < IB_QPS_RTR ||
+	    attr->qp_state > IB_QPS_SQE)
+		return;
+	qp = qp->real_qp;
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(qp->device->index);
+	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	if (e && e->ibqp == qp)
+		rocectl_qp_stats_alloc(e, GFP_ATOMIC);
+	rcu_read_unlock();
 }
 
 struct rocectl_qp *rocectl_qp_find_rcu(struct rocectl_dev *rdev, u32 qpn)
@@ -397,6 +417,8 @@ static void rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
 		     qp->qp_type == IB_QPT_XRC_INI || qp->qp_type == IB_QPT_XRC_TGT))
 			mask |= IB_QP_AV;
 		rocectl_qp_apply(e, qp, attr, mask);
+		if (attr->qp_state >= IB_QPS_RTR && attr->qp_state <= IB_QPS_SQE)
+			rocectl_qp_stats_alloc(e, GFP_KERNEL);
 	}
 	kfree(attr);
 	if (!rocectl_qp_insert(rdev, e, false))

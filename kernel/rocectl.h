@@ -141,7 +141,16 @@ void rocectl_qps_drain(struct rocectl_dev *rdev);
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 			 u64 *stats);
 pid_t rocectl_qp_reader_pid(const struct rocectl_qp *e);
-bool rocectl_qp_stats_ready(struct rocectl_qp *e);
+void rocectl_qp_stats_alloc(struct rocectl_qp *e, gfp_t gfp);
+void rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			  int mask);
+
+/* The packet path counts a QP once its counters exist. */
+static inline bool rocectl_qp_stats_ready(const struct rocectl_qp *e)
+{
+	return READ_ONCE(e->stats);
+}
+
 void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n);
 void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len);
 void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
