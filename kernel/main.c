@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rocectl: observability and safety for RoCEv2 hosts.
- * Module entry: the QP hooks first, so that no QP created while devices
- * are scanned is missed; then the device registry, which scans them; the
- * packet path; the watchdog; the netlink family last, so that no request
- * reaches a part not set up yet (events sent before it have no listener:
- * nobody can subscribe to a family that does not exist). Torn down in the
- * opposite order: the family first -- genl_unregister_family() waits for
- * the requests in progress -- so that no request runs during the teardown.
+ * Module entry: the QP entries' cache; the QP hooks, so that no QP created
+ * while devices are scanned is missed; then the device registry, which
+ * scans them; the packet path; the watchdog; the netlink family last, so
+ * that no request reaches a part not set up yet (events sent before it
+ * have no listener: nobody can subscribe to a family that does not exist).
+ * Torn down in the opposite order: the family first --
+ * genl_unregister_family() waits for the requests in progress -- so that
+ * no request runs during the teardown.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
@@ -18,9 +19,12 @@ static int __init rocectl_init(void)
 {
 	int err;
 
-	err = rocectl_qp_hooks_init();
+	err = rocectl_qps_init();
 	if (err)
 		return err;
+	err = rocectl_qp_hooks_init();
+	if (err)
+		goto err_qps;
 	err = rocectl_devices_init();
 	if (err)
 		goto err_hooks;
@@ -46,6 +50,8 @@ err_devices:
 	rocectl_devices_exit();
 err_hooks:
 	rocectl_qp_hooks_exit();
+err_qps:
+	rocectl_qps_exit();
 	return err;
 }
 
@@ -58,6 +64,7 @@ static void __exit rocectl_exit(void)
 	/* No handler runs once this returns; then the tables can go. */
 	rocectl_qp_hooks_exit();
 	rocectl_devices_exit();
+	rocectl_qps_exit();
 	pr_info("unloaded\n");
 }
 

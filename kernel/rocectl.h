@@ -137,6 +137,8 @@ struct rocectl_qp *rocectl_qp_find_rcu(struct rocectl_dev *rdev, u32 qpn);
 void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 			  u64 id);
 void rocectl_qps_scan(struct rocectl_dev *rdev);
+int rocectl_qps_init(void);
+void rocectl_qps_exit(void);
 void rocectl_qps_drain(struct rocectl_dev *rdev);
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 			 u64 *stats);
