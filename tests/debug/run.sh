@@ -19,7 +19,7 @@
 # s), ROCECTL_DEBUG_SCENARIO_TIMEOUT (per scenario, default 900 s),
 # ROCECTL_DEBUG_VM_TIMEOUT (the whole guest, default 3000 s),
 # ROCECTL_DEBUG_MEM (MiB, default 4096), ROCECTL_DEBUG_GUEST_ENV (VAR=VALUE
-# words for the guest's scenarios; default FUZZ_COUNT=20000),
+# words for the guest's scenarios, e.g. FUZZ_COUNT=20000),
 # ROCECTL_DEBUG_KEEP=1 keeps the copy.
 set -u
 # All of it is read before it runs: the checkout may change meanwhile.
@@ -171,13 +171,14 @@ echo "# debug guest: scenarios: $scenarios"
 # reports only past 60 s (emulation). pci=noacpi: under this kernel ACPI's
 # interpreter needs over 30 s per PCI device for QEMU's _PRT, times out
 # (AE_AML_LOOP_TIMEOUT) and adds a minute to every boot; the BIOS's PIRQ
-# table routes the same interrupts at once. slab_nomerge: each slab cache
-# its own, so that failslab can aim at rocectl's QP entries alone.
-append="loglevel=5 log_buf_len=16M kasan_multi_shot rcupdate.rcu_cpu_stall_timeout=60 pci=noacpi slab_nomerge"
+# table routes the same interrupts at once. slub_debug=A,rocectl_qp marks
+# rocectl's QP cache for failslab's cache-filter (6.1's sysfs attribute is
+# read-only), so that fault injection can aim at those entries alone.
+append="loglevel=5 log_buf_len=16M kasan_multi_shot rcupdate.rcu_cpu_stall_timeout=60 pci=noacpi slub_debug=A,rocectl_qp"
 ROCECTL_KERNEL=$dir/bzImage ROCECTL_KVER=$rel VM_MEM=${ROCECTL_DEBUG_MEM:-4096} VM_TIMEOUT=$dVMT \
 VM_APPEND="$append" \
 	tests/qemu/vm.sh "$OUT/guest" env ROCECTL_DKMS=0 T="$dT" SCENARIO_TIMEOUT="$dST" \
-	${ROCECTL_DEBUG_GUEST_ENV-FUZZ_COUNT=20000} bash tests/debug/guest-job.sh $scenarios > "$OUT/guest.log" 2>&1
+	${ROCECTL_DEBUG_GUEST_ENV:-} bash tests/debug/guest-job.sh $scenarios > "$OUT/guest.log" 2>&1
 code=$?
 # Every scenario's lines, in order, "debug: "-prefixed; the failures that
 # timing-waivers names, with the symptom it names, become SKIPs.
