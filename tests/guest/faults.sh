@@ -207,7 +207,6 @@ log_test "setpfc refused three times: each refusal reported (event, counter), th
 # after it ends, a slow guest can restore first.
 f0=$(events sim0 action-failed)
 echo 2 > $SIM/sim0/fail_setpfc
-check_eq "$(prio3 '.actions_failed')" 3 "refusals while the storm holds"
 storm sim0 3 0
 # Each try a restoration time (doubled by backoff) after the last.
 busywait 30000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "PFC never set back: $(pfc sim0)"
