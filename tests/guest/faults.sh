@@ -42,11 +42,7 @@ echo "sim0 sim1" > $SIM/new_pair
 for d in sim0 sim1; do ip link set $d up; done
 dcb pfc set dev sim0 prio-pfc 3:on 4:on
 dcb pfc set dev sim1 prio-pfc 3:on
-modprobe rdma_rxe
-veth_pair 1 2
-two_hosts veth1 192.0.2.1 veth2 192.0.2.2
-rxe_add rxe0 veth1 || fail "rxe0"
-rxe_add rxe1 veth2 || fail "rxe1"
+two_rxe_hosts
 module_load || fail "load"
 log_test "setup"
 

@@ -35,11 +35,7 @@ for d in sim0 sim1 fuzz0 fuzz1; do ip link set $d up; done
 dcb pfc set dev sim0 prio-pfc 3:on 4:on
 dcb pfc set dev sim1 prio-pfc 3:on 5:on
 dcb pfc set dev fuzz0 prio-pfc 3:on
-modprobe rdma_rxe
-veth_pair 1 2
-two_hosts veth1 192.0.2.1 veth2 192.0.2.2
-rxe_add rxe0 veth1 || fail "rxe0"
-rxe_add rxe1 veth2 || fail "rxe1"
+two_rxe_hosts
 module_load || fail "load"
 rc watchdog set dev sim0 prio 3,4 detect 100 restore 400 interval 20 action forward || fail "watch sim0"
 rc watchdog set dev sim1 prio 3,5 direction both action alert nic-stall-prevention 500 || fail "watch sim1"

@@ -137,3 +137,13 @@ two_hosts() {
 	ip rule add pref 1000 lookup local
 	ip rule del pref 0
 }
+
+# rxe0 on veth1 (192.0.2.1) and rxe1 on veth2 (192.0.2.2), routed as two
+# hosts: their traffic really crosses the veth (see two_hosts).
+two_rxe_hosts() {
+	modprobe rdma_rxe
+	veth_pair 1 2
+	two_hosts veth1 192.0.2.1 veth2 192.0.2.2
+	rxe_add rxe0 veth1 || fail "rxe0"
+	rxe_add rxe1 veth2 || fail "rxe1"
+}

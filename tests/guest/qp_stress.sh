@@ -9,12 +9,7 @@ QPT=$ROOT/tests/tools/build/qptraffic
 TR=/sys/kernel/tracing
 
 kmsg_mark
-modprobe rdma_rxe
-veth_pair 1 2
-# Two rxe devices whose traffic really crosses the veth (see test-guest notes).
-two_hosts veth1 192.0.2.1 veth2 192.0.2.2
-rxe_add rxe0 veth1 || fail "rxe0"
-rxe_add rxe1 veth2 || fail "rxe1"
+two_rxe_hosts
 module_load || fail "load"
 
 # --- CE on the wire --------------------------------------------------------------
