@@ -86,7 +86,7 @@ struct rocectl_qp {
 	/* User QPs: the creating thread group, numbered per pid namespace on reads. */
 	struct pid *owner;
 	u64 id;
-	/* Allocated at the first packet: idle QPs cost no per-CPU memory. */
+	/* Allocated at the move to RTR: idle QPs cost no per-CPU memory. */
 	struct rocectl_qp_pcpu __percpu *stats;
 	bool counts;			/* the module counts this QP's packets */
 	/* Packet path PSN state (each direction is serialized by the driver). */
@@ -157,6 +157,17 @@ void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n);
 void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len);
 void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
 			   enum rocectl_cong kind);
+
+/*
+ * The benchmarks also build a floor (ROCECTL_PROBE_FLOOR=y): every probe in
+ * place, every handler returning at once, to tell what the kernel's probe
+ * mechanism costs from what rocectl's handlers add. Never for production.
+ */
+#ifdef ROCECTL_PROBE_FLOOR
+#define ROCECTL_HANDLE_PROBES	false
+#else
+#define ROCECTL_HANDLE_PROBES	true
+#endif
 
 /* qp_hooks.c: kretprobes on ib_core's QP verbs. */
 int rocectl_qp_hooks_init(void);

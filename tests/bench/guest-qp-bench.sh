@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # In the guest: what tracking QPs costs. Every measurement alternates runs
 # with rocectl loaded and not loaded (REPS each) and reports medians and
-# their ratio. Prints a table; asserts nothing.
+# their ratio. Prints a table; asserts nothing. Bandwidth and latency are
+# also measured with FLOOR_MODULE, rocectl built with packet probes that
+# count nothing: what the kernel's probe mechanism costs by itself.
 . "$(dirname "$0")/../guest/lib.sh"
 QPT=$ROOT/tests/tools/build/qptraffic
 REPS=${REPS:-5}
@@ -27,49 +29,71 @@ lat() {	# median (typical) latency in us of ib_write_lat
 	wait
 }
 
-rate() { "$QPT" rate -d rxe0 -n 1000 | jq .per_second; }
+rate() { "$QPT" rate -d rxe0 -n 3000 | jq .per_second; }
 
 loaded() { grep -q '^rocectl ' /proc/modules; }
 
-for m in bw lat rate; do : > "$W/$m.on"; : > "$W/$m.off"; done
+# The floor says so when it arms its probes on rdma_rxe.
+floor_load() {
+	modprobe ib_core && insmod "$FLOOR_MODULE" &&
+		dmesg | tail -n 5 | grep -q 'counting nothing (benchmark floor build)'
+}
+
+modes="on off"
+[ -f "${FLOOR_MODULE:-}" ] && modes="on floor off"
+for m in bw lat rate; do : > "$W/$m.on"; : > "$W/$m.floor"; : > "$W/$m.off"; done
 for i in $(seq "$REPS"); do
-	for mode in on off; do
-		if [ $mode = on ]; then module_load; else module_unload; fi
+	for mode in $modes; do
+		module_unload
+		case $mode in
+		on) module_load ;;
+		floor) floor_load || { echo "# the floor module did not load or arm"; continue; } ;;
+		esac
 		for m in bw lat rate; do
 			$m >> "$W/$m.$mode"
 		done
 	done
 done
+module_unload
 
-row() {	# name unit on-file off-file
-	local on off
-	on=$(median < "$3")
-	off=$(median < "$4")
-	printf '| %-34s | %12s | %12s | %6.3f |\n' "$1 ($2)" "$on" "$off" "$(echo "$on $off" | awk '{print $1 / $2}')"
+line() { printf '| %-34s | %10s | %11s | %11s | %6s | %9s |\n' "$@"; }
+
+ratio() { [ -s "$1" ] && echo "$(median < "$1") $(median < "$2")" | awk '{printf "%.3f", $1 / $2}' || echo -; }
+
+row() {	# name unit measurement
+	local on off floor=-
+	on=$(median < "$W/$3.on")
+	off=$(median < "$W/$3.off")
+	[ -s "$W/$3.floor" ] && floor=$(median < "$W/$3.floor")
+	line "$1 ($2)" "$on" "$floor" "$off" \
+		"$(ratio "$W/$3.on" "$W/$3.off")" "$(ratio "$W/$3.floor" "$W/$3.off")"
 }
 
-echo "| measurement (median of $REPS)         | rocectl on   | rocectl off  | ratio  |"
-echo "|------------------------------------|--------------|--------------|--------|"
-row "ib_write_bw 64 KiB" "MB/s" "$W/bw.on" "$W/bw.off"
-row "ib_write_lat typical" "us" "$W/lat.on" "$W/lat.off"
-row "QP create+INIT+destroy" "QPs/s" "$W/rate.on" "$W/rate.off"
+line "measurement (median of $REPS)" "rocectl on" "probe floor" "rocectl off" on/off floor/off
+line ---------------------------------- ---------- ----------- ----------- ------ ---------
+row "ib_write_bw 64 KiB" "MB/s" bw
+row "ib_write_lat typical" "us" lat
+row "QP create+INIT+destroy" "QPs/s" rate
 
 slab_kb() { awk '/^(Slab|Percpu):/ {s += $2} END {print s}' /proc/meminfo; }
 
-# Memory per tracked QP: what creating 10,000 QPs costs with rocectl loaded,
-# less what it costs without (the driver's own objects).
-for mode in off on; do
-	if [ $mode = on ]; then module_load; else module_unload; fi
+# Memory per tracked QP: loading rocectl picks up the QPs that exist. What
+# a load costs with 10,000 QPs to pick up, less what it costs with none:
+# the driver's own objects are there either way.
+load_kb() {
+	local m0
+	module_unload
 	sync; echo 3 > /proc/sys/vm/drop_caches
 	m0=$(slab_kb)
-	"$QPT" many -d rxe0 -n 10000 --state init --hold > "$W/many.json" &
-	many=$!
-	busywait 300000 test -s "$W/many.json"
-	m1=$(slab_kb)
-	echo $((m1 - m0)) > "$W/mem.$mode"
-	[ $mode = on ] && break
-	kill $many; wait $many
-done
+	module_load
+	echo $(( $(slab_kb) - m0 ))
+}
+load_kb > "$W/mem.none"
+module_unload
+"$QPT" many -d rxe0 -n 10000 --state init --hold > "$W/many.json" &
+many=$!
+busywait 300000 test -s "$W/many.json"
+load_kb > "$W/mem.many"
 
 # Dumping 10,000 QPs: rocectl against rdma, both with the module loaded.
 : > "$W/dump.rocectl"; : > "$W/dump.rdma"
@@ -79,13 +103,14 @@ for i in $(seq "$REPS"); do
 	echo $(( (t1 - t0) / 1000000 )) >> "$W/dump.rocectl"
 	echo $(( (t2 - t1) / 1000000 )) >> "$W/dump.rdma"
 done
-printf '| %-34s | %12s | %12s | %6.3f |\n' "dump 10,000 QPs (ms): rocectl/rdma" \
-	"$(median < "$W/dump.rocectl")" "$(median < "$W/dump.rdma")" \
-	"$(echo "$(median < "$W/dump.rocectl") $(median < "$W/dump.rdma")" | awk '{print $1 / $2}')"
+line "dump 10,000 QPs (ms): rocectl/rdma" \
+	"$(median < "$W/dump.rocectl")" - "$(median < "$W/dump.rdma")" \
+	"$(ratio "$W/dump.rocectl" "$W/dump.rdma")" -
 echo "# QPs dumped: rocectl $(jq length "$W/d1.json"), rdma $(jq length "$W/d2.json")"
 n=$(jq '.qpns | length' "$W/many.json")
-echo "| kernel memory per tracked QP (bytes) | $(( ($(cat "$W/mem.on") - $(cat "$W/mem.off")) * 1024 / n )) | | |"
-echo "# Slab+Percpu growth for $n QPs: $(cat "$W/mem.on") KiB with rocectl, $(cat "$W/mem.off") KiB without; $(nproc) CPUs"
+line "kernel memory per tracked QP (B)" \
+	$(( ($(cat "$W/mem.many") - $(cat "$W/mem.none")) * 1024 / n )) - - - -
+echo "# Slab+Percpu growth of a load: $(cat "$W/mem.many") KiB with $n QPs held, $(cat "$W/mem.none") KiB with none; $(nproc) CPUs"
 kill $many; wait $many
 module_unload
 rm -rf "$W"

@@ -12,9 +12,12 @@ make -s user
 make -s -C tests/tools
 make -s -C "/lib/modules/$KVER/build" M="$ROOT/tests/simnic" modules 2>&1 | grep -v BTF || true
 out=$(mktemp -d)
+floor=$out/floor
+tests/bench/build-floor.sh "$floor" "$KVER" 2>&1 | grep -v BTF || true
 for b in ${*:-qp wd}; do
 	echo "== $b benchmark (guest: $(nproc) CPUs under software emulation)"
-	VM_TIMEOUT=1800 tests/qemu/vm.sh "$out" bash "tests/bench/guest-$b-bench.sh" > /dev/null 2>&1 || true
+	VM_TIMEOUT=1800 tests/qemu/vm.sh "$out" env FLOOR_MODULE="$floor/rocectl.ko" \
+		bash "tests/bench/guest-$b-bench.sh" > /dev/null 2>&1 || true
 	cat "$out/job.log"
 done
 rm -rf "$out"
