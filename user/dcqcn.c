@@ -207,10 +207,8 @@ static int parse_target(struct rocectl *rc, const char **dev, uint32_t *port)
 		return EXIT_OK;
 	arg_next(rc);
 	*dev = arg_next(rc);
-	if (!*dev || !**dev || strlen(*dev) > ROCECTL_DEV_NAME_MAX) {
-		pr_err("Error: dev needs an RDMA device name.\n");
+	if (check_dev_name(*dev, "an RDMA device"))
 		return EXIT_USAGE;
-	}
 	if (arg_peek(rc) && !strcmp(arg_peek(rc), "port")) {
 		arg_next(rc);
 		s = arg_next(rc);

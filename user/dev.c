@@ -240,16 +240,9 @@ static int dev_show(struct rocectl *rc)
 	struct nlmsghdr *nlh;
 	int err;
 
-	if (name && strlen(name) > ROCECTL_DEV_NAME_MAX) {
-		pr_err("Error: device name \"%.16s...\" is too long: at most %d characters.\n",
-			name, ROCECTL_DEV_NAME_MAX);
-		return EXIT_USAGE;
-	}
-	if (name && !*name) {
-		pr_err("Error: the device name is empty.\n");
-		return EXIT_USAGE;
-	}
-	err = args_done(rc);
+	err = name ? check_dev_name(name, "an RDMA device") : EXIT_OK;
+	if (!err)
+		err = args_done(rc);
 	if (!err)
 		err = rocectl_connect(rc);
 	if (err)

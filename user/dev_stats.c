@@ -178,12 +178,9 @@ int dev_stats(struct rocectl *rc)
 	size_t i;
 	uint32_t port;
 
-	if (devs.only && strlen(devs.only) > ROCECTL_DEV_NAME_MAX) {
-		pr_err("Error: device name too long: at most %d characters.\n",
-			ROCECTL_DEV_NAME_MAX);
-		return EXIT_USAGE;
-	}
-	err = args_done(rc);
+	err = devs.only ? check_dev_name(devs.only, "an RDMA device") : EXIT_OK;
+	if (!err)
+		err = args_done(rc);
 	if (!err)
 		err = rocectl_connect(rc);
 	if (err)

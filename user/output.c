@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <inttypes.h>
+#include <time.h>
 
 #include "json_writer.h"
 #include "output.h"
@@ -151,6 +152,26 @@ void out_bool(const char *key, const char *fmt, bool value)
 	} else if (fmt) {
 		fprintf(out.f, fmt, value ? "true" : "false");
 	}
+}
+
+void out_time(const char *key, const char *label, const char *tfmt,
+	      uint64_t ns)
+{
+	char buf[64];
+	time_t t = ns / 1000000000ULL;
+	struct tm tm;
+
+	if (out_is_json()) {
+		out_uint(key, NULL, ns);
+		return;
+	}
+	if (!ns) {
+		out_text("%s never ", label);
+		return;
+	}
+	localtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), tfmt, &tm);
+	out_text("%s %s.%03u ", label, buf, (unsigned int)(ns / 1000000 % 1000));
 }
 
 void out_text(const char *fmt, ...)

@@ -31,6 +31,13 @@ void out_str(const char *key, const char *fmt, const char *value);
 void out_uint(const char *key, const char *fmt, uint64_t value);
 void out_int(const char *key, const char *fmt, int64_t value);
 void out_bool(const char *key, const char *fmt, bool value);
+/*
+ * A wall-clock time, nanoseconds since the epoch: JSON gets the number
+ * under key; text "label TIME " in local time (strftime's tfmt) with
+ * milliseconds, or "label never " for 0.
+ */
+void out_time(const char *key, const char *label, const char *tfmt,
+	      uint64_t ns);
 /* Text only. */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* End of a text line; ends a JSON-lines record when not inside a list. */

@@ -91,21 +91,6 @@ void qp_format_gid(const unsigned char *gid, char *buf, size_t len)
 		inet_ntop(AF_INET6, gid, buf, len);
 }
 
-static void print_time(const char *key, const char *label, uint64_t ns)
-{
-	char buf[64];
-	time_t t = ns / 1000000000ULL;
-	struct tm tm;
-
-	if (out_is_json()) {
-		out_uint(key, NULL, ns);
-		return;
-	}
-	localtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-	out_text("%s %s.%03u ", label, buf, (unsigned int)(ns / 1000000 % 1000));
-}
-
 static void print_gid(const struct nlattr *a, const char *key, const char *fmt)
 {
 	char buf[INET6_ADDRSTRLEN];
@@ -175,11 +160,11 @@ void qp_print_fields(const struct nlattr **tb, bool details)
 		out_uint("rnr_retry", "rnr_retry %" PRIu64 " ",
 			 mnl_attr_get_u8(tb[ROCECTL_A_QP_RNR_RETRY]));
 	if (tb[ROCECTL_A_QP_CREATE_TIME])
-		print_time("create_time_ns", "created",
-			   mnl_attr_get_u64(tb[ROCECTL_A_QP_CREATE_TIME]));
+		out_time("create_time_ns", "created", "%Y-%m-%dT%H:%M:%S",
+			 mnl_attr_get_u64(tb[ROCECTL_A_QP_CREATE_TIME]));
 	if (tb[ROCECTL_A_QP_STATE_TIME])
-		print_time("state_time_ns", "state_changed",
-			   mnl_attr_get_u64(tb[ROCECTL_A_QP_STATE_TIME]));
+		out_time("state_time_ns", "state_changed", "%Y-%m-%dT%H:%M:%S",
+			 mnl_attr_get_u64(tb[ROCECTL_A_QP_STATE_TIME]));
 }
 
 /* Counters in a "counters" object, with their source beside them. */
@@ -278,11 +263,7 @@ static int parse_filter(struct rocectl *rc, struct qp_filter *f, bool stats)
 	while (!err && (w = arg_next(rc))) {
 		if (!strcmp(w, "dev")) {
 			f->dev = arg_next(rc);
-			if (!f->dev || !*f->dev || strlen(f->dev) > ROCECTL_DEV_NAME_MAX) {
-				pr_err("Error: dev needs an RDMA device name of at most %d characters.\n",
-					ROCECTL_DEV_NAME_MAX);
-				err = EXIT_USAGE;
-			}
+			err = check_dev_name(f->dev, "an RDMA device");
 		} else if (!strcmp(w, "qpn") || !strcmp(w, "lqpn")) {
 			err = parse_u32_arg(rc, "qpn", 0xffffff, &f->qpn);
 			f->has_qpn = true;

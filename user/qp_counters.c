@@ -494,11 +494,7 @@ static int parse_args(struct rocectl *rc, const char *cmd, bool target,
 	while (!err && (w = arg_next(rc))) {
 		if (!strcmp(w, "dev")) {
 			a->dev = arg_next(rc);
-			if (!a->dev || !*a->dev || strlen(a->dev) > ROCECTL_DEV_NAME_MAX) {
-				pr_err("Error: dev needs an RDMA device name of at most %d characters.\n",
-					ROCECTL_DEV_NAME_MAX);
-				err = EXIT_USAGE;
-			}
+			err = check_dev_name(a->dev, "an RDMA device");
 		} else if (!strcmp(w, "port")) {
 			err = num_arg(rc, "port", 1, PORT_MAX, &a->port);
 			a->has_port = true;

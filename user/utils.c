@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/rocectl.h>
 
 #include "errors.h"
 #include "rocectl.h"
@@ -45,6 +46,24 @@ const char *arg_next(struct rocectl *rc)
 		return NULL;
 	rc->argc--;
 	return *rc->argv++;
+}
+
+int check_dev_name(const char *name, const char *what)
+{
+	if (!name) {
+		pr_err("Error: dev needs %s name.\n", what);
+		return EXIT_USAGE;
+	}
+	if (!*name) {
+		pr_err("Error: the device name is empty.\n");
+		return EXIT_USAGE;
+	}
+	if (strlen(name) > ROCECTL_DEV_NAME_MAX) {
+		pr_err("Error: device name \"%.16s...\" is too long: at most %d characters.\n",
+		       name, ROCECTL_DEV_NAME_MAX);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }
 
 int args_done(const struct rocectl *rc)

@@ -18,6 +18,13 @@ int parse_u32(const char *s, uint32_t *v);
 const char *arg_peek(const struct rocectl *rc);
 const char *arg_next(struct rocectl *rc);
 
+/*
+ * A device name from the command line (what: "an RDMA device", "a netdev
+ * or RDMA device"): EXIT_OK, or EXIT_USAGE saying why -- missing, empty,
+ * or longer than the kernel takes.
+ */
+int check_dev_name(const char *name, const char *what);
+
 /* Refuse leftover arguments: EXIT_OK, or EXIT_USAGE with a message. */
 int args_done(const struct rocectl *rc);
 

@@ -34,25 +34,6 @@ const char *wd_event_name(unsigned int event)
 	return name_of(events, ARRAY_SIZE(events), event);
 }
 
-static void print_time(const char *key, const char *label, uint64_t ns)
-{
-	char buf[64];
-	time_t t = ns / 1000000000ULL;
-	struct tm tm;
-
-	if (out_is_json()) {
-		out_uint(key, NULL, ns);
-		return;
-	}
-	if (!ns) {
-		out_text("%s never ", label);
-		return;
-	}
-	localtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
-	out_text("%s %s.%03u ", label, buf, (unsigned int)(ns / 1000000 % 1000));
-}
-
 static uint64_t u64_of(const struct nlattr *a)
 {
 	return a ? mnl_attr_get_u64(a) : 0;
@@ -83,8 +64,11 @@ static void print_prio(const struct nlattr *nest, bool stats)
 		return;
 	}
 	out_text("\n        ");
-	print_time("last_detect_ns", "last_detect", u64_of(tb[ROCECTL_A_WDP_LAST_DETECT]));
-	print_time("last_restore_ns", "last_restore", u64_of(tb[ROCECTL_A_WDP_LAST_RESTORE]));
+	/* Storms are recent: the time of day says enough in text. */
+	out_time("last_detect_ns", "last_detect", "%H:%M:%S",
+		 u64_of(tb[ROCECTL_A_WDP_LAST_DETECT]));
+	out_time("last_restore_ns", "last_restore", "%H:%M:%S",
+		 u64_of(tb[ROCECTL_A_WDP_LAST_RESTORE]));
 	out_uint("storm_ms", "storm_ms %" PRIu64 " ", u64_of(tb[ROCECTL_A_WDP_STORM_MS]));
 	out_uint("last_storm_ms", "last_storm_ms %" PRIu64 " ",
 		 u64_of(tb[ROCECTL_A_WDP_LAST_STORM_MS]));
@@ -279,10 +263,7 @@ static int parse_args(struct rocectl *rc, struct wd_args *wa, const char *cmd,
 	while (!err && (w = arg_next(rc))) {
 		if (!strcmp(w, "dev")) {
 			wa->dev = arg_next(rc);
-			if (!wa->dev || !*wa->dev || strlen(wa->dev) > ROCECTL_DEV_NAME_MAX) {
-				pr_err("Error: dev needs a netdev or RDMA device name.\n");
-				err = EXIT_USAGE;
-			}
+			err = check_dev_name(wa->dev, "a netdev or RDMA device");
 		} else if (!strcmp(w, "port")) {
 			const char *s = arg_next(rc);
 
