@@ -9,10 +9,8 @@ SIM=/sys/kernel/debug/simnic
 STORMS=${STORMS:-50}
 W=$(mktemp -d)
 
-insmod "$ROOT/tests/simnic/simnic.ko"
 for i in 0 2 4 6 8 10 12 14; do
-	echo "sim$i sim$((i + 1))" > $SIM/new_pair
-	ip link set sim$i up; ip link set sim$((i + 1)) up
+	simnic_pair "sim$i" "sim$((i + 1))"
 done
 for i in $(seq 0 15); do dcb pfc set dev sim$i prio-pfc 0:on 1:on 2:on 3:on 4:on 5:on 6:on 7:on; done
 module_load

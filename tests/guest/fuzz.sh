@@ -28,10 +28,7 @@ kmsg_mark
 [ -x "$NLFUZZ" ] || { fail "$NLFUZZ not built (make -C tests/tools)"; log_test "setup"; exit 0; }
 
 # --- the state to keep ---------------------------------------------------------------
-insmod "$ROOT/tests/simnic/simnic.ko" || fail "simnic"
-echo "sim0 sim1" > $SIM/new_pair
-echo "fuzz0 fuzz1" > $SIM/new_pair
-for d in sim0 sim1 fuzz0 fuzz1; do ip link set $d up; done
+simnic_pair sim0 sim1 && simnic_pair fuzz0 fuzz1 || fail "simnic"
 dcb pfc set dev sim0 prio-pfc 3:on 4:on
 dcb pfc set dev sim1 prio-pfc 3:on 5:on
 dcb pfc set dev fuzz0 prio-pfc 3:on

@@ -138,6 +138,13 @@ two_hosts() {
 	ip rule del pref 0
 }
 
+# The simulated DCB NIC (tests/simnic): the module loaded if it is not, a
+# connected pair of netdevs $1/$2 created and up. PFC is the caller's.
+simnic_pair() {
+	grep -q '^simnic ' /proc/modules || insmod "$ROOT/tests/simnic/simnic.ko" || return 1
+	echo "$1 $2" > /sys/kernel/debug/simnic/new_pair && ip link set "$1" up && ip link set "$2" up
+}
+
 # rxe0 on veth1 (192.0.2.1) and rxe1 on veth2 (192.0.2.2), routed as two
 # hosts: their traffic really crosses the veth (see two_hosts).
 two_rxe_hosts() {

@@ -22,9 +22,7 @@ check_match "$out" "in use" "rmmod rocectl under rocectl_mlx5"
 log_test "rocectl_mlx5 loads beside mlx5_core/mlx5_ib and registers; rocectl cannot go first"
 
 # Another NIC's netdev is not the backend's: the generic DCB view serves it.
-insmod "$ROOT/tests/simnic/simnic.ko" || fail "simnic"
-echo "sim0 sim1" > $SIM/new_pair
-ip link set sim0 up && ip link set sim1 up
+simnic_pair sim0 sim1 || fail "simnic"
 dcb pfc set dev sim0 prio-pfc 3:on
 rc watchdog set dev sim0 prio 3 detect 100 restore 200 interval 20 action forward || fail "set"
 check_eq "$(rc -j watchdog show dev sim0 | jq -r '.[0].backend // "none"')" none "backend of sim0"

@@ -20,9 +20,7 @@ SIM=/sys/kernel/debug/simnic
 QPT=$ROOT/tests/tools/build/qptraffic
 
 kmsg_mark
-insmod "$ROOT/tests/simnic/simnic.ko" || fail "simnic"
-echo "sim0 sim1" > $SIM/new_pair
-for d in sim0 sim1; do ip link set $d up; done
+simnic_pair sim0 sim1 || fail "simnic"
 dcb pfc set dev sim0 prio-pfc 3:on 4:on
 dcb pfc set dev sim1 prio-pfc 3:on
 two_rxe_hosts

@@ -25,9 +25,7 @@ S=${RACE_SECONDS:-60}
 RACES=${RACES:-"a c d b"}
 
 kmsg_mark
-insmod "$ROOT/tests/simnic/simnic.ko" || fail "simnic"
-echo "sim0 sim1" > $SIM/new_pair
-for d in sim0 sim1; do ip link set $d up; done
+simnic_pair sim0 sim1 || fail "simnic"
 dcb pfc set dev sim0 prio-pfc 3:on 4:on
 two_rxe_hosts
 module_load || fail "load"
@@ -178,8 +176,7 @@ race_d() {
 	) &
 	st=$!
 	while [ "$(now)" -lt "$END" ]; do
-		echo "sim2 sim3" > $SIM/new_pair || { fail "new_pair"; break; }
-		ip link set sim2 up; ip link set sim3 up
+		simnic_pair sim2 sim3 || { fail "new_pair"; break; }
 		dcb pfc set dev sim2 prio-pfc 3:on 4:on
 		rc watchdog set dev sim2 prio 3,4 action forward detect 20 restore 1000 interval 10 2>/dev/null
 		storm sim2 3 1000; storm sim2 4 1000
@@ -210,9 +207,7 @@ race_d() {
 	echo "# d: $n pair deletions during storms in $(( ($(date +%s%3N) - t0) / 1000 )) s, $gone gone events, hammer $(jq -c '.requests' "$W/hammer-d.json")"
 	log_test "d) ${S} s of simnic pairs deleted during storms with forward watches, then rmmod simnic in a storm: watches dropped, survivor's PFC back"
 	# Back for race b.
-	insmod "$ROOT/tests/simnic/simnic.ko" || fail "simnic again"
-	echo "sim0 sim1" > $SIM/new_pair
-	ip link set sim0 up; ip link set sim1 up
+	simnic_pair sim0 sim1 || fail "simnic again"
 	dcb pfc set dev sim0 prio-pfc 3:on 4:on
 }
 

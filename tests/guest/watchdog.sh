@@ -10,10 +10,7 @@ SIM=/sys/kernel/debug/simnic
 QPT=$ROOT/tests/tools/build/qptraffic
 
 kmsg_mark
-insmod "$ROOT/tests/simnic/simnic.ko" || fail "simnic"
-echo "sim0 sim1" > $SIM/new_pair
-echo "sim2 sim3" > $SIM/new_pair
-for d in sim0 sim1 sim2 sim3; do ip link set $d up; done
+simnic_pair sim0 sim1 && simnic_pair sim2 sim3 || fail "simnic"
 dcb pfc set dev sim0 prio-pfc 3:on 4:on
 dcb pfc set dev sim2 prio-pfc 3:on
 module_load || fail "load"
