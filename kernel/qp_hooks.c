@@ -31,8 +31,6 @@ static int rocectl_create_user_ret(struct kretprobe_instance *ri,
 {
 	struct ib_qp *qp = (struct ib_qp *)regs_return_value(regs);
 
-	if (!ROCECTL_HANDLE_PROBES)
-		return 0;
 	if (!IS_ERR_OR_NULL(qp))
 		rocectl_qp_created(qp, NULL, false);
 	return 0;
@@ -43,8 +41,6 @@ static int rocectl_create_kernel_ret(struct kretprobe_instance *ri,
 {
 	struct ib_qp *qp = (struct ib_qp *)regs_return_value(regs);
 
-	if (!ROCECTL_HANDLE_PROBES)
-		return 0;
 	/* create_qp() recorded the kernel user's name for resource tracking. */
 	if (!IS_ERR_OR_NULL(qp))
 		rocectl_qp_created(qp, qp->res.kern_name ?: "kernel", false);
@@ -56,8 +52,6 @@ static int rocectl_modify_entry(struct kretprobe_instance *ri,
 {
 	struct rocectl_modify_args *a = (void *)ri->data;
 
-	if (!ROCECTL_HANDLE_PROBES)
-		return 0;
 	a->qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
 	a->attr = (const struct ib_qp_attr *)regs_get_kernel_argument(regs, 1);
 	a->mask = (int)regs_get_kernel_argument(regs, 2);
@@ -71,8 +65,6 @@ static int rocectl_modify_ret(struct kretprobe_instance *ri,
 {
 	struct rocectl_modify_args *a = (void *)ri->data;
 
-	if (!ROCECTL_HANDLE_PROBES)
-		return 0;
 	if (!regs_return_value(regs))
 		rocectl_qp_modified(a->qp, a->attr, a->mask);
 	return 0;
@@ -86,8 +78,6 @@ static int rocectl_destroy_entry(struct kretprobe_instance *ri,
 	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 
-	if (!ROCECTL_HANDLE_PROBES)
-		return 0;
 	/* The QP is freed by the time we return: note what names it now. */
 	a->skip = qp->real_qp != qp;
 	a->qp = qp;
@@ -108,8 +98,6 @@ static int rocectl_destroy_ret(struct kretprobe_instance *ri,
 {
 	struct rocectl_destroy_args *a = (void *)ri->data;
 
-	if (!ROCECTL_HANDLE_PROBES)
-		return 0;
 	if (!a->skip && !regs_return_value(regs))
 		rocectl_qp_destroyed(a->dev_index, a->qpn, a->qp, a->id);
 	return 0;
@@ -146,13 +134,27 @@ static struct kretprobe rocectl_qp_probes[] = {
 
 static struct kretprobe *rocectl_qp_probe_ptrs[ARRAY_SIZE(rocectl_qp_probes)];
 
+/* The benchmark's probe floor: the same probes, handlers that do nothing. */
+static int rocectl_qp_floor_handler(struct kretprobe_instance *ri,
+				    struct pt_regs *regs)
+{
+	return 0;
+}
+
 int rocectl_qp_hooks_init(void)
 {
 	int i, err;
 
 	for (i = 0; i < ARRAY_SIZE(rocectl_qp_probes); i++) {
-		rocectl_qp_probes[i].maxactive = ROCECTL_MAXACTIVE;
-		rocectl_qp_probe_ptrs[i] = &rocectl_qp_probes[i];
+		struct kretprobe *rp = &rocectl_qp_probes[i];
+
+		rp->maxactive = ROCECTL_MAXACTIVE;
+		if (!ROCECTL_HANDLE_PROBES) {
+			if (rp->entry_handler)
+				rp->entry_handler = rocectl_qp_floor_handler;
+			rp->handler = rocectl_qp_floor_handler;
+		}
+		rocectl_qp_probe_ptrs[i] = rp;
 	}
 	err = register_kretprobes(rocectl_qp_probe_ptrs,
 				  ARRAY_SIZE(rocectl_qp_probe_ptrs));

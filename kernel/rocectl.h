@@ -159,9 +159,10 @@ void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
 			   enum rocectl_cong kind);
 
 /*
- * The benchmarks also build a floor (ROCECTL_PROBE_FLOOR=y): every probe in
- * place, every handler returning at once, to tell what the kernel's probe
- * mechanism costs from what rocectl's handlers add. Never for production.
+ * The benchmarks also build a floor (ROCECTL_PROBE_FLOOR=y): every probe
+ * registered as usual with a handler that does nothing (set where the
+ * probes are registered), to tell what the kernel's probe mechanism costs
+ * from what rocectl's handlers add. Never for production.
  */
 #ifdef ROCECTL_PROBE_FLOOR
 #define ROCECTL_HANDLE_PROBES	false

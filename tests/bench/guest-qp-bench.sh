@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # In the guest: what tracking QPs costs. Every measurement alternates runs
 # with rocectl loaded and not loaded (REPS each) and reports medians and
-# their ratio. Prints a table; asserts nothing. Bandwidth and latency are
-# also measured with FLOOR_MODULE, rocectl built with packet probes that
-# count nothing: what the kernel's probe mechanism costs by itself.
+# their ratio. Prints a table; asserts nothing. Bandwidth, latency and the
+# QP rate are also measured with FLOOR_MODULE, rocectl built with every
+# probe and handlers that do nothing: what the kernel's probe mechanism
+# costs by itself.
 . "$(dirname "$0")/../guest/lib.sh"
 QPT=$ROOT/tests/tools/build/qptraffic
 REPS=${REPS:-5}
@@ -35,7 +36,7 @@ loaded() { grep -q '^rocectl ' /proc/modules; }
 
 # The floor says so when it arms its probes on rdma_rxe.
 floor_load() {
-	modprobe ib_core && insmod "$FLOOR_MODULE" &&
+	MODULE=$FLOOR_MODULE module_load &&
 		dmesg | tail -n 5 | grep -q 'counting nothing (benchmark floor build)'
 }
 
