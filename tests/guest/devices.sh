@@ -133,6 +133,23 @@ check_match "$out" "too long: at most 63 characters" "over-long name message"
 out=$(rc dev show rxe0 extra 2>&1); code=$?
 check_eq "$code" 2 "extra argument"
 check_match "$out" 'unexpected argument "extra"' "extra argument message"
+# A device name on any command: missing, empty or too long is said before
+# anything is asked of the kernel.
+for cmd in "qp show dev" "qp counters show dev" "dcqcn show dev"; do
+	out=$(rc $cmd 2>&1); code=$?
+	check_eq "$code" 2 "$cmd: exit code"
+	check_eq "$out" "Error: dev needs an RDMA device name." "$cmd: message"
+done
+out=$(rc watchdog set dev 2>&1)
+check_eq "$out" "Error: dev needs a netdev or RDMA device name." "watchdog set dev: message"
+for cmd in "dev show" "dev stats" "qp show dev" "qp stats dev" "watchdog show dev" "dcqcn show dev"; do
+	out=$(rc $cmd "" 2>&1); code=$?
+	check_eq "$code" 2 "$cmd '': exit code"
+	check_eq "$out" "Error: the device name is empty." "$cmd '': message"
+	out=$(rc $cmd "$long" 2>&1); code=$?
+	check_eq "$code" 2 "$cmd LONG: exit code"
+	check_match "$out" "^Error: device name \"x{16}\.\.\.\" is too long: at most 63 characters\.$" "$cmd LONG: message"
+done
 out=$(rc dve 2>&1); code=$?
 check_eq "$code" 2 "unknown object"
 check_match "$out" 'unknown object "dve"' "unknown object message"
@@ -140,7 +157,11 @@ out=$(rc monitor bogus 2>&1); code=$?
 check_eq "$code" 2 "unknown monitor object"
 out=$(rc -x dev 2>&1); code=$?
 check_eq "$code" 2 "unknown option"
-log_test "bad command lines: a sentence and exit 2"
+log_test "bad command lines: a sentence and exit 2 (device names: missing, empty, too long, on every command)"
+
+# Times in text: the date and time of day with milliseconds.
+check_match "$(rc -d qp show dev rxe0)" 'created [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} state_changed [0-9]{4}-' "qp times in text"
+log_test "qp show -d: creation and state times in text"
 
 # --- malformed netlink -------------------------------------------------------
 RESULTS=$RESULTS python3 "$ROOT/tests/guest/netlink_errors.py" > "$W/nl.out" 2>&1

@@ -28,6 +28,17 @@ wait_events() { busywait "${4:-10000}" eval '[ "$(events '"$1 $2 $3"')" -ge '"$5
 # last_of DEV EVENT FIELD: a field of the newest such event's priority
 last_of() { jq -s "[.[] | select(.ifname == \"$1\" and .event == \"$2\")] | last | .prios[0].$3" "$EV"; }
 
+# --- times in text: never before a storm, then the time of day ---------------------
+tod='[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} '
+rc watchdog set dev sim2 prio 3 detect 50 restore 100 interval 10 action alert || fail "set"
+check_match "$(rc watchdog stats dev sim2)" 'last_detect never last_restore never' "times before a storm"
+storm sim2 3 1000
+busywait 10000 eval 'rc watchdog stats dev sim2 | grep -Eq "last_detect $tod"' || fail "no detection time in text: $(rc watchdog stats dev sim2)"
+storm sim2 3 0
+busywait 10000 eval 'rc watchdog stats dev sim2 | grep -Eq "last_restore $tod"' || fail "no restoration time in text: $(rc watchdog stats dev sim2)"
+rc watchdog del dev sim2
+log_test "watchdog stats: times in text, never before a storm, then the time of day"
+
 # --- detection and restoration timing ----------------------------------------------
 # Alert: the counters stay truthful; detection is measured from the storm's
 # start, restoration from its end.
