@@ -1,28 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The registry of hardware backends (see backend.h). The list is guarded
- * by its own mutex, held across the congestion calls (which run without
- * rtnl_lock: the driver's LAG code takes it); a watch's backend changes
- * under rtnl_lock, which every watchdog call holds. Order: rtnl_lock,
- * then rocectl_backends_lock; rocectl_devs_lock, then it.
+ * The registry of hardware backends (see backend.h).
+ *
+ * Readers of the list -- a watch looking for its backend, the congestion
+ * calls, which are firmware commands of milliseconds each -- walk it
+ * under SRCU and hold no lock across the backend's calls; the mutex only
+ * serializes changes to the list. Unregistering waits for the readers
+ * (synchronize_srcu) before it hands the backend's watches back, so no
+ * call reaches a backend that has returned from unregistering.
+ *
+ * Lock order: rtnl_lock, then a watch's be_lock, then
+ * rocectl_backends_lock (taken with nothing under it); rocectl_devs_lock
+ * is never taken under rtnl_lock. The congestion calls run without
+ * rtnl_lock because nothing in them needs it (6.1's
+ * mlx5_lag_query_cong_counters takes only its own lag_lock spinlock to
+ * find the LAG's devices), and holding it across firmware commands would
+ * stall every other rtnl user.
  */
 #include <linux/err.h>
 #include <linux/module.h>
+#include <linux/rculist.h>
 #include <linux/rtnetlink.h>
+#include <linux/srcu.h>
 #include "watchdog.h"
 
 static LIST_HEAD(rocectl_backends);
 static DEFINE_MUTEX(rocectl_backends_lock);
+DEFINE_STATIC_SRCU(rocectl_backends_srcu);
 
 /* A watch is created: the first backend that claims its netdev drives it. */
 void rocectl_wd_backend_attach(struct rocectl_wd *w)
 {
 	struct rocectl_backend *be;
 	void *priv;
+	int idx;
 
 	ASSERT_RTNL();
-	mutex_lock(&rocectl_backends_lock);
-	list_for_each_entry(be, &rocectl_backends, list) {
+	mutex_lock(&w->be_lock);
+	idx = srcu_read_lock(&rocectl_backends_srcu);
+	list_for_each_entry_srcu(be, &rocectl_backends, list,
+				 srcu_read_lock_held(&rocectl_backends_srcu)) {
 		priv = be->attach(w->ndev);
 		if (IS_ERR_OR_NULL(priv))
 			continue;
@@ -33,17 +50,19 @@ void rocectl_wd_backend_attach(struct rocectl_wd *w)
 		w->layout.pkts_known = true;
 		break;
 	}
-	mutex_unlock(&rocectl_backends_lock);
+	srcu_read_unlock(&rocectl_backends_srcu, idx);
+	mutex_unlock(&w->be_lock);
 }
 
 void rocectl_wd_backend_detach(struct rocectl_wd *w)
 {
 	ASSERT_RTNL();
-	if (!w->be)
-		return;
-	w->be->detach(w->be_priv);
+	mutex_lock(&w->be_lock);
+	if (w->be)
+		w->be->detach(w->be_priv);
 	w->be = NULL;
 	w->be_priv = NULL;
+	mutex_unlock(&w->be_lock);
 }
 
 int rocectl_backend_register(struct rocectl_backend *be)
@@ -53,7 +72,7 @@ int rocectl_backend_register(struct rocectl_backend *be)
 	    (be->ib_claims && (!be->cong_get || !be->cong_set)))
 		return -EINVAL;
 	mutex_lock(&rocectl_backends_lock);
-	list_add_tail(&be->list, &rocectl_backends);
+	list_add_tail_rcu(&be->list, &rocectl_backends);
 	mutex_unlock(&rocectl_backends_lock);
 	rtnl_lock();
 	rocectl_wd_backend_switch(be, true);
@@ -65,10 +84,11 @@ EXPORT_SYMBOL_GPL(rocectl_backend_register);
 
 void rocectl_backend_unregister(struct rocectl_backend *be)
 {
-	/* Waits for a congestion call in flight. */
 	mutex_lock(&rocectl_backends_lock);
-	list_del(&be->list);
+	list_del_rcu(&be->list);
 	mutex_unlock(&rocectl_backends_lock);
+	/* No congestion call or attach is in flight through it after this. */
+	synchronize_srcu(&rocectl_backends_srcu);
 	rtnl_lock();
 	rocectl_wd_backend_switch(be, false);
 	rtnl_unlock();
@@ -76,13 +96,13 @@ void rocectl_backend_unregister(struct rocectl_backend *be)
 }
 EXPORT_SYMBOL_GPL(rocectl_backend_unregister);
 
-/* The backend of an RDMA device's congestion control, with the lock held. */
+/* The backend of an RDMA device's congestion control, in an SRCU section. */
 static struct rocectl_backend *rocectl_cong_backend(struct ib_device *ibdev)
 {
 	struct rocectl_backend *be;
 
-	lockdep_assert_held(&rocectl_backends_lock);
-	list_for_each_entry(be, &rocectl_backends, list)
+	list_for_each_entry_srcu(be, &rocectl_backends, list,
+				 srcu_read_lock_held(&rocectl_backends_srcu))
 		if (be->ib_claims && be->ib_claims(ibdev))
 			return be;
 	return NULL;
@@ -93,14 +113,15 @@ int rocectl_cong_get(struct ib_device *ibdev, u32 port,
 {
 	struct rocectl_backend *be;
 	int err = -EOPNOTSUPP;
+	int idx;
 
-	mutex_lock(&rocectl_backends_lock);
+	idx = srcu_read_lock(&rocectl_backends_srcu);
 	be = rocectl_cong_backend(ibdev);
 	if (be) {
 		*backend = be->name;
 		err = be->cong_get(ibdev, port, c);
 	}
-	mutex_unlock(&rocectl_backends_lock);
+	srcu_read_unlock(&rocectl_backends_srcu, idx);
 	return err;
 }
 
@@ -110,13 +131,14 @@ int rocectl_cong_set(struct ib_device *ibdev, u32 port,
 {
 	struct rocectl_backend *be;
 	int err = -EOPNOTSUPP;
+	int idx;
 
 	*bad = -1;
 	*why = ROCECTL_CONG_WHY_NONE;
-	mutex_lock(&rocectl_backends_lock);
+	idx = srcu_read_lock(&rocectl_backends_srcu);
 	be = rocectl_cong_backend(ibdev);
 	if (be)
 		err = be->cong_set(ibdev, port, v, n, bad, why);
-	mutex_unlock(&rocectl_backends_lock);
+	srcu_read_unlock(&rocectl_backends_srcu, idx);
 	return err;
 }

@@ -5,9 +5,12 @@
  * works without any; a backend registers, and every watch of a netdev it
  * claims reads its live counters and changes its PFC through it.
  *
- * Every call is made under rtnl_lock, in process context. Unregistering
- * takes rtnl_lock too, so no call is in flight once it returns; it hands
- * every PFC bit a watch holds back to the NIC first.
+ * Calls are made in process context: attach, detach, get_pfc and set_pfc
+ * under rtnl_lock; read (firmware reads, at every poll) without it,
+ * serialized with detach by rocectl.ko. Unregistering waits for every
+ * call in flight and hands every PFC bit a watch holds back to the NIC
+ * through the backend first; what it refuses stays held by the watch,
+ * which sets it back through the generic DCB view.
  */
 #ifndef _ROCECTL_BACKEND_H
 #define _ROCECTL_BACKEND_H

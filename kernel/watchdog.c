@@ -22,6 +22,18 @@
  *
  *   A PFC mask changed by someone else (DCBX, dcb, lldpad) while we hold a
  *   bit cleared is respected: the bit is not set back, and that is reported.
+ *
+ *   A bit we cleared is set back or stays held, shown and retried, on
+ *   every path: the netdev unregistered or moved to another namespace, a
+ *   direction or priority dropped, a backend arriving or leaving, the
+ *   driver refusing.
+ *
+ * Locks, in the order they are taken: rtnl_lock (the list of watches,
+ * their state machines and every PFC change: the DCB and ethtool ops
+ * expect it), a watch's be_lock (its backend, changed under both; the
+ * poll reads a backend's counters -- firmware commands -- under be_lock
+ * alone, before it takes rtnl_lock for the state machine), then
+ * rocectl_backends_lock (backend.c, taken with nothing under it).
  */
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -35,13 +47,26 @@ LIST_HEAD(rocectl_wds);
 bool rocectl_wd_brs;
 static struct workqueue_struct *rocectl_wd_wq;
 
-struct rocectl_wd *rocectl_wd_find(int ifindex)
+/* The watch of a netdev, in whatever namespace it is now. */
+struct rocectl_wd *rocectl_wd_find(const struct net_device *ndev)
 {
 	struct rocectl_wd *w;
 
 	ASSERT_RTNL();
 	list_for_each_entry(w, &rocectl_wds, list)
-		if (w->ifindex == ifindex)
+		if (w->ndev == ndev)
+			return w;
+	return NULL;
+}
+
+/* A watch whose netdev is gone, by the name it had. */
+struct rocectl_wd *rocectl_wd_find_gone(const char *name)
+{
+	struct rocectl_wd *w;
+
+	ASSERT_RTNL();
+	list_for_each_entry(w, &rocectl_wds, list)
+		if (!w->ndev && !strcmp(w->name, name))
 			return w;
 	return NULL;
 }
@@ -95,7 +120,9 @@ static int rocectl_wd_flip(struct rocectl_wd *w, int dir, int prio, bool on)
 	err = rocectl_wd_change_pfc(w, en, mask);
 	if (err)
 		return err;
-	memcpy(w->pfc_left, en, sizeof(w->pfc_left));
+	/* As the NIC reports it now: what a restore compares with. */
+	if (rocectl_wd_get_pfc(w, w->pfc_left))
+		memcpy(w->pfc_left, en, sizeof(w->pfc_left));
 	return 0;
 }
 
@@ -313,7 +340,7 @@ static u64 rocectl_wd_next_due(const struct rocectl_wd *w, u64 now)
 		for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
 			const struct rocectl_wd_prio *ps = &w->p[d][p];
 
-			if (!ps->watched)
+			if (!rocectl_wd_active(w, d, p))
 				continue;
 			if (ps->state == ROCECTL_WD_STORM && ps->cleared)
 				t = ps->action_time + (u64)(w->restore_ms << ps->backoff) * MS;
@@ -329,30 +356,48 @@ static u64 rocectl_wd_next_due(const struct rocectl_wd *w, u64 now)
 	return due;
 }
 
+static void rocectl_wd_rebind(struct rocectl_wd *w);
+
 static void rocectl_wd_poll(struct work_struct *work)
 {
 	struct rocectl_wd *w = container_of(to_delayed_work(work),
 					    struct rocectl_wd, poll);
 	struct rocectl_wd_sample *cur;
+	struct rocectl_backend *be;
+	int d, p, err = -ENOMEM;
+	u64 now = 0;
 	bool up;
-	u64 now;
-	int d, p;
 
-	cur = kmalloc(sizeof(*cur), GFP_KERNEL);
+	cur = kzalloc(sizeof(*cur), GFP_KERNEL);
+	/* A backend's counters are firmware reads: not under rtnl_lock. */
+	mutex_lock(&w->be_lock);
+	be = w->be;
+	if (be && cur) {
+		now = ktime_get_ns();
+		err = rocectl_wd_read_backend(w, cur);
+	}
+	mutex_unlock(&w->be_lock);
+
 	rtnl_lock();
-	if (w->dead)
-		goto unlock;
-	now = ktime_get_ns();
+	if (w->dead || !w->ndev)
+		goto unlock;	/* polled again if its netdev comes back */
+	if (be != w->be) {
+		err = -EAGAIN;	/* the backend changed meanwhile */
+	} else if (!be && cur) {
+		now = ktime_get_ns();
+		err = rocectl_wd_read(w, cur);
+	}
 	up = netif_running(w->ndev) && netif_carrier_ok(w->ndev);
-	if (!cur || rocectl_wd_read(w, cur)) {
+	if (err) {
 		w->have_prev = false;
 		goto requeue;
 	}
+	w->layout.stall_known = cur->stall_known;
 	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
 		for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
 			struct rocectl_wd_prio *ps = &w->p[d][p];
 
-			if (!ps->watched || !(w->dirs & BIT(d)))
+			if (!rocectl_wd_active(w, d, p))
 				continue;
 			if (rocectl_wd_brs) {
 				ps->state = ROCECTL_WD_SUSPENDED;
@@ -377,6 +422,19 @@ static void rocectl_wd_poll(struct work_struct *work)
 			rocectl_wd_notify(w, -1, -1, d ? ROCECTL_WD_EV_STALL_ERROR :
 					  ROCECTL_WD_EV_STALL_WARNING, 0, 0, n);
 	}
+	if (!rocectl_wd_holds_any(w)) {
+		/* Out of the initial namespace only while holding PFC. */
+		if (!net_eq(dev_net(w->ndev), &init_net)) {
+			rocectl_wd_notify(w, -1, -1, ROCECTL_WD_EV_GONE, 0, 0, 0);
+			rocectl_wd_unwatch(w, 0xff, false);
+			goto unlock;
+		}
+		/* A backend arrived while a bit was held: move to it now. */
+		if (w->be_pending) {
+			rocectl_wd_rebind(w);
+			goto unlock;
+		}
+	}
 	w->prev = *cur;
 	w->prev_time = now;
 	w->have_prev = up;
@@ -397,6 +455,7 @@ static void rocectl_wd_free_work(struct work_struct *work)
 	struct rocectl_wd *w = container_of(work, struct rocectl_wd, free_work);
 
 	cancel_delayed_work_sync(&w->poll);
+	mutex_destroy(&w->be_lock);
 	kfree(w);
 }
 
@@ -419,6 +478,7 @@ struct rocectl_wd *rocectl_wd_create(struct net_device *ndev)
 	w->dirs = BIT(ROCECTL_WD_DIR_RX);
 	INIT_DELAYED_WORK(&w->poll, rocectl_wd_poll);
 	INIT_WORK(&w->free_work, rocectl_wd_free_work);
+	mutex_init(&w->be_lock);
 	rocectl_wd_layout(ndev, &w->layout);
 	rocectl_wd_backend_attach(w);
 	list_add_tail(&w->list, &rocectl_wds);
@@ -463,8 +523,11 @@ int rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios, bool keep)
 				any |= ps->watched;
 				continue;
 			}
-			err = ps->cleared && !w->dead ?
+			err = ps->cleared && !w->dead && w->ndev ?
 			      rocectl_wd_unclear(w, d, p, &conflict) : 0;
+			if (ps->cleared && !w->ndev)
+				pr_warn("%s: gone: priority %d stays without PFC, as the watchdog left it\n",
+					w->name, p);
 			if (err) {
 				pr_warn("%s: could not set PFC back on priority %d\n",
 					w->name, p);
@@ -480,13 +543,15 @@ int rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios, bool keep)
 	if (any && !w->dead)
 		return ret;
 	/* The NIC's stall prevention as it was before the watch changed it. */
-	if (w->stall_saved && !w->dead && rocectl_wd_set_stall(w->ndev, w->stall_orig))
+	if (w->stall_saved && !w->dead && w->ndev &&
+	    rocectl_wd_set_stall(w->ndev, w->stall_orig))
 		pr_warn("%s: could not set the NIC's stall prevention back to %u ms\n",
 			w->name, w->stall_orig);
 	list_del(&w->list);
 	w->dead = true;
 	rocectl_wd_backend_detach(w);
-	dev_put(w->ndev);
+	if (w->ndev)
+		dev_put(w->ndev);
 	queue_work(rocectl_wd_wq, &w->free_work);
 	return 0;
 }
@@ -503,11 +568,13 @@ int rocectl_wd_set_brs(bool on)
 		return 0;
 	rocectl_wd_brs = on;
 	list_for_each_entry(w, &rocectl_wds, list) {
+		if (!w->ndev)
+			continue;	/* gone: its holds wait for it */
 		for (d = 0; d < ROCECTL_WD_NDIR; d++) {
 			for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
 				struct rocectl_wd_prio *ps = &w->p[d][p];
 
-				if (!ps->watched || !(w->dirs & BIT(d)))
+				if (!rocectl_wd_active(w, d, p))
 					continue;
 				if (on && !ps->cleared) {
 					if (!rocectl_wd_clear(w, d, p)) {
@@ -546,10 +613,36 @@ int rocectl_wd_set_brs(bool on)
 }
 
 /*
- * A backend comes or goes: watches move between it and the generic view.
- * A watch moves only when it holds no PFC bit, or after handing every bit
- * back through the backend it leaves (a storm in progress is restored and
- * detected again by what follows). Measurements start afresh.
+ * Move a watch to the view that serves its netdev now: a backend that
+ * claims it, or the generic DCB view. A bit still held is set back
+ * through the new view, so that is what a restore compares with.
+ * Measurements start afresh.
+ */
+static void rocectl_wd_rebind(struct rocectl_wd *w)
+{
+	u8 en[ROCECTL_WD_NDIR];
+	int d, p;
+
+	ASSERT_RTNL();
+	rocectl_wd_backend_detach(w);
+	rocectl_wd_layout(w->ndev, &w->layout);
+	rocectl_wd_backend_attach(w);
+	w->be_pending = false;
+	if (!rocectl_wd_get_pfc(w, en))
+		memcpy(w->pfc_left, en, sizeof(w->pfc_left));
+	for (d = 0; d < ROCECTL_WD_NDIR; d++)
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++)
+			w->p[d][p].candidate = false;
+	rocectl_wd_configure(w);
+}
+
+/*
+ * A backend comes or goes. A leaving backend's watches hand their storms
+ * back through it (restored, detected again by what follows); a bit it
+ * refuses to set back stays held and is set back through the generic
+ * view. An arriving backend takes a watch at once only if it holds
+ * nothing: dcbnl's one bit per priority cannot be handed back per
+ * direction, so a watch holding one moves once it is set back.
  */
 void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added)
 {
@@ -559,41 +652,129 @@ void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added)
 
 	ASSERT_RTNL();
 	list_for_each_entry(w, &rocectl_wds, list) {
-		if (added ? w->be || rocectl_wd_holds_any(w) : w->be != be)
+		if (!w->ndev || (added ? !!w->be : w->be != be))
 			continue;
+		if (added && rocectl_wd_holds_any(w)) {
+			w->be_pending = true;
+			continue;
+		}
 		for (d = 0; d < ROCECTL_WD_NDIR && !added; d++)
 			for (p = 0; p < ROCECTL_WD_NPRIO; p++)
 				if (w->p[d][p].state == ROCECTL_WD_STORM)
 					rocectl_wd_restore(w, d, p, now);
-		rocectl_wd_backend_detach(w);
-		rocectl_wd_layout(w->ndev, &w->layout);
-		if (added)
-			rocectl_wd_backend_attach(w);
-		for (d = 0; d < ROCECTL_WD_NDIR; d++) {
-			for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
-				w->p[d][p].cleared = false;	/* handed back above */
-				w->p[d][p].candidate = false;
-			}
-		}
-		rocectl_wd_configure(w);
+		rocectl_wd_rebind(w);
 	}
 }
 
-/* A watched netdev leaves or is renamed. */
+/*
+ * The watched netdev is unregistered: for good, or to move to another
+ * namespace (it is registered again there). What the watch holds is set
+ * back now, while the driver still answers; then the watch goes. What the
+ * driver refuses stays held: a moving netdev keeps its watch, which polls
+ * and retries in the new namespace until nothing is held; a netdev going
+ * for good leaves its watch without it, shown as gone, set back when a
+ * netdev of that name comes back (firmware may keep PFC across a
+ * re-creation) or dropped by the operator.
+ */
+static void rocectl_wd_netdev_leaves(struct rocectl_wd *w)
+{
+	struct net_device *ndev = w->ndev;
+	bool moving = ndev->reg_state == NETREG_REGISTERED;
+	u64 now = ktime_get_ns();
+	bool conflict;
+	int d, p;
+
+	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
+			struct rocectl_wd_prio *ps = &w->p[d][p];
+
+			if (!ps->cleared)
+				continue;
+			if (ps->state == ROCECTL_WD_STORM)
+				rocectl_wd_restore(w, d, p, now);
+			else if (!rocectl_wd_unclear(w, d, p, &conflict))
+				ps->brs = false;
+		}
+	}
+	if (!rocectl_wd_holds_any(w)) {
+		rocectl_wd_notify(w, -1, -1, ROCECTL_WD_EV_GONE, 0, 0, 0);
+		rocectl_wd_unwatch(w, 0xff, false);
+		return;
+	}
+	pr_warn("%s: %s while the driver refuses to set PFC back: the watch keeps holding it\n",
+		w->name, moving ? "leaves the namespace" : "unregistered");
+	if (moving)
+		return;
+	rocectl_wd_notify(w, -1, -1, ROCECTL_WD_EV_GONE, 0, 0, 0);
+	if (w->stall_saved && !rocectl_wd_set_stall(ndev, w->stall_orig))
+		w->stall_saved = false;
+	cancel_delayed_work(&w->poll);	/* a poll running finds it gone */
+	rocectl_wd_backend_detach(w);
+	w->ndev = NULL;
+	w->have_prev = false;
+	dev_put(ndev);
+}
+
+/* A netdev registers: a watch that moved with it, or one waiting for it. */
+static void rocectl_wd_netdev_arrives(struct net_device *ndev)
+{
+	struct rocectl_wd *w = rocectl_wd_find(ndev);
+	int d, p;
+
+	if (w) {
+		w->ifindex = ndev->ifindex;
+		strscpy(w->name, ndev->name, sizeof(w->name));
+		return;
+	}
+	if (!net_eq(dev_net(ndev), &init_net) || !rocectl_wd_dcb_capable(ndev))
+		return;
+	w = rocectl_wd_find_gone(ndev->name);
+	if (!w)
+		return;
+	w->ndev = ndev;
+	dev_hold(ndev);
+	w->ifindex = ndev->ifindex;
+	rocectl_wd_layout(ndev, &w->layout);
+	rocectl_wd_backend_attach(w);
+	/* Set back at the next polls what it holds (pfc_left tells if kept). */
+	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
+			struct rocectl_wd_prio *ps = &w->p[d][p];
+
+			if (!ps->cleared)
+				continue;
+			ps->action_time = 0;
+			if (ps->brs && !rocectl_wd_brs) {
+				ps->brs = false;
+				ps->state = ROCECTL_WD_STORM;
+			}
+		}
+	}
+	pr_info("%s: back: the watch sets back the PFC it holds\n", w->name);
+	rocectl_wd_configure(w);
+}
+
+/* A watched netdev leaves, moves, is renamed, or comes back. */
 static int rocectl_wd_netdev_event(struct notifier_block *nb,
 				   unsigned long event, void *ptr)
 {
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
-	struct rocectl_wd *w = rocectl_wd_find(ndev->ifindex);
+	struct rocectl_wd *w;
 
-	if (!w || w->ndev != ndev)
-		return NOTIFY_DONE;
-	if (event == NETDEV_CHANGENAME) {
-		strscpy(w->name, ndev->name, sizeof(w->name));
-	} else if (event == NETDEV_UNREGISTER) {
-		rocectl_wd_notify(w, -1, -1, ROCECTL_WD_EV_GONE, 0, 0, 0);
-		w->dead = true;
-		rocectl_wd_unwatch(w, 0xff, false);
+	switch (event) {
+	case NETDEV_CHANGENAME:
+		w = rocectl_wd_find(ndev);
+		if (w)
+			strscpy(w->name, ndev->name, sizeof(w->name));
+		break;
+	case NETDEV_UNREGISTER:
+		w = rocectl_wd_find(ndev);
+		if (w)
+			rocectl_wd_netdev_leaves(w);
+		break;
+	case NETDEV_REGISTER:
+		rocectl_wd_netdev_arrives(ndev);
+		break;
 	}
 	return NOTIFY_DONE;
 }

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The PFC storm watchdog: one watch per netdev, one state machine per
- * watched priority and direction. Everything here runs under rtnl_lock:
- * the DCB ops require it and it serializes netlink, polls and notifiers.
+ * watched priority and direction. The watches and their state machines
+ * are under rtnl_lock: the DCB ops require it and it serializes netlink,
+ * polls and notifiers. A backend's counters are read outside it (firmware
+ * commands), under the watch's be_lock; see watchdog.c for the lock order.
  */
 #ifndef _ROCECTL_WATCHDOG_H
 #define _ROCECTL_WATCHDOG_H
 
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/workqueue.h>
 #include <net/dcbnl.h>
@@ -24,6 +27,7 @@ struct rocectl_wd_sample {
 	u64 pkts[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* data packets */
 	u8 pfc_en[ROCECTL_WD_NDIR];	/* generic DCB: one mask for both */
 	u64 stall[2];			/* NIC stall prevention: warnings, errors */
+	bool stall_known;		/* a backend's sample counts them */
 };
 
 /* Where in the netdev's ethtool statistics each counter is; -1: absent. */
@@ -68,15 +72,26 @@ struct rocectl_wd_prio {
 
 struct rocectl_wd {
 	struct list_head list;
+	/*
+	 * NULL once the netdev is gone while the watch still holds PFC bits
+	 * the driver refused to set back: kept, shown, until a netdev of the
+	 * same name comes back (firmware may keep PFC across a re-creation).
+	 */
 	struct net_device *ndev;
 	int ifindex;
 	char name[IFNAMSIZ];
 	u32 detect_ms, restore_ms, interval_ms;
 	u8 action, dirs;	/* dirs: bit per enum rocectl_wd_direction */
 	struct rocectl_wd_layout layout;
-	/* A hardware backend drives this netdev's counters and PFC, or NULL. */
+	/*
+	 * A hardware backend drives this netdev's counters and PFC, or NULL.
+	 * Changed under rtnl_lock and be_lock; the poll reads through it
+	 * under be_lock alone.
+	 */
+	struct mutex be_lock;
 	struct rocectl_backend *be;
 	void *be_priv;
+	bool be_pending;	/* a backend claims it: move once nothing is held */
 	struct rocectl_wd_sample prev;
 	u64 prev_time;
 	bool have_prev;
@@ -95,16 +110,28 @@ extern struct list_head rocectl_wds;
 extern bool rocectl_wd_brs;
 int rocectl_wd_init(void);
 void rocectl_wd_exit(void);
-struct rocectl_wd *rocectl_wd_find(int ifindex);
+struct rocectl_wd *rocectl_wd_find(const struct net_device *ndev);
+struct rocectl_wd *rocectl_wd_find_gone(const char *name);
 struct rocectl_wd *rocectl_wd_create(struct net_device *ndev);
 void rocectl_wd_configure(struct rocectl_wd *w);
 int rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios, bool keep);
 int rocectl_wd_set_brs(bool on);
 void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added);
 
+/*
+ * Whether a poll evaluates a priority in a direction: watched in a
+ * watched direction, or still holding its PFC bit (a direction dropped
+ * during a storm keeps its hold, shown, until it is set back).
+ */
+static inline bool rocectl_wd_active(const struct rocectl_wd *w, int d, int p)
+{
+	return w->p[d][p].watched && ((w->dirs & BIT(d)) || w->p[d][p].cleared);
+}
+
 /* wd_counters.c */
 void rocectl_wd_layout(struct net_device *ndev, struct rocectl_wd_layout *l);
 int rocectl_wd_read(struct rocectl_wd *w, struct rocectl_wd_sample *s);
+int rocectl_wd_read_backend(struct rocectl_wd *w, struct rocectl_wd_sample *s);
 int rocectl_wd_get_pfc(struct rocectl_wd *w, u8 en[ROCECTL_WD_NDIR]);
 int rocectl_wd_change_pfc(struct rocectl_wd *w, const u8 en[ROCECTL_WD_NDIR],
 			  const u8 mask[ROCECTL_WD_NDIR]);

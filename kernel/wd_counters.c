@@ -4,7 +4,8 @@
  * PFC enable mask through dcbnl, and, where the driver reports them in its
  * ethtool statistics under mlx5e's names, per-priority pause time and data
  * packets; or, where a hardware backend claims the netdev, what it reads
- * and sets. Called under rtnl_lock, in process context.
+ * and sets. Called under rtnl_lock, in process context, except a
+ * backend's counters: firmware reads, under the watch's be_lock only.
  */
 #include <linux/ethtool.h>
 #include <linux/slab.h>
@@ -76,11 +77,16 @@ void rocectl_wd_layout(struct net_device *ndev, struct rocectl_wd_layout *l)
 	kfree(names);
 }
 
-static int rocectl_wd_read_backend(struct rocectl_wd *w, struct rocectl_wd_sample *s)
+/* A backend's live counters: no rtnl_lock, w->be held still by be_lock. */
+int rocectl_wd_read_backend(struct rocectl_wd *w, struct rocectl_wd_sample *s)
 {
-	struct rocectl_be_sample *b = kzalloc(sizeof(*b), GFP_KERNEL);
+	struct rocectl_be_sample *b;
 	int err, d;
 
+	lockdep_assert_held(&w->be_lock);
+	if (!w->be)
+		return -ENODEV;
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
 	err = w->be->read(w->be_priv, b);
@@ -91,7 +97,7 @@ static int rocectl_wd_read_backend(struct rocectl_wd *w, struct rocectl_wd_sampl
 		memcpy(s->pkts, b->pkts, sizeof(s->pkts));
 		for (d = 0; d < ROCECTL_WD_NDIR; d++)
 			s->pfc_en[d] = b->pfc_en[d];
-		w->layout.stall_known = b->stall_known;
+		s->stall_known = b->stall_known;
 		s->stall[0] = b->stall_events[0];
 		s->stall[1] = b->stall_events[1];
 	}
@@ -99,6 +105,7 @@ static int rocectl_wd_read_backend(struct rocectl_wd *w, struct rocectl_wd_sampl
 	return err;
 }
 
+/* The generic view: dcbnl and ethtool ops, which expect rtnl_lock held. */
 int rocectl_wd_read(struct rocectl_wd *w, struct rocectl_wd_sample *s)
 {
 	struct net_device *ndev = w->ndev;
@@ -110,8 +117,6 @@ int rocectl_wd_read(struct rocectl_wd *w, struct rocectl_wd_sample *s)
 	int err, d, p;
 
 	ASSERT_RTNL();
-	if (w->be)
-		return rocectl_wd_read_backend(w, s);
 	if (!rocectl_wd_dcb_capable(ndev))
 		return -EOPNOTSUPP;
 	err = ndev->dcbnl_ops->ieee_getpfc(ndev, &pfc);
@@ -140,6 +145,7 @@ int rocectl_wd_read(struct rocectl_wd *w, struct rocectl_wd_sample *s)
 	}
 	for (d = 0; d < 2; d++)
 		s->stall[d] = data && l->stall[d] >= 0 ? data[l->stall[d]] : 0;
+	s->stall_known = l->stall_known;
 	kfree(data);
 	return 0;
 }

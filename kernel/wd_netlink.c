@@ -84,7 +84,8 @@ static int rocectl_wd_fill(struct sk_buff *skb, const struct rocectl_wd *w,
 		       ROCECTL_WD_COUNTERS_DURATION : ROCECTL_WD_COUNTERS_FRAMES) ||
 	    nla_put_u8(skb, ROCECTL_A_WD_BRS, rocectl_wd_brs) ||
 	    (w->be && nla_put_string(skb, ROCECTL_A_BACKEND, w->be->name)) ||
-	    (!rocectl_wd_get_stall(w->ndev, &stall) &&
+	    (!w->ndev && nla_put_u8(skb, ROCECTL_A_WD_NETDEV_GONE, 1)) ||
+	    (w->ndev && !rocectl_wd_get_stall(w->ndev, &stall) &&
 	     nla_put_u16(skb, ROCECTL_A_WD_STALL_MS, stall)) ||
 	    (w->layout.stall_known && w->have_prev &&
 	     (nla_put_u64_64bit(skb, ROCECTL_A_WD_STALL_WARNINGS, w->prev.stall[0],
@@ -94,7 +95,7 @@ static int rocectl_wd_fill(struct sk_buff *skb, const struct rocectl_wd *w,
 		goto cancel;
 	for (d = 0; d < ROCECTL_WD_NDIR; d++)
 		for (p = 0; p < ROCECTL_WD_NPRIO; p++)
-			if (w->p[d][p].watched && (w->dirs & BIT(d)) &&
+			if (rocectl_wd_active(w, d, p) &&
 			    rocectl_wd_put_prio(skb, w, d, p))
 				goto cancel;
 done:
@@ -245,7 +246,7 @@ int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EOPNOTSUPP;
 		goto out;
 	}
-	w = rocectl_wd_find(ndev->ifindex);
+	w = rocectl_wd_find(ndev);
 	if (!w && !a[ROCECTL_A_WD_PRIOS]) {
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "a new watch needs the priorities to watch");
@@ -321,16 +322,27 @@ out_unlocked:
 	return err;
 }
 
-/* The watch of the netdev a request names; under rtnl_lock. */
+/*
+ * The watch of the netdev a request names; under rtnl_lock. A watch whose
+ * netdev is gone (holding what the driver refused to set back) answers
+ * to the name it had.
+ */
 static struct rocectl_wd *rocectl_wd_lookup(struct genl_info *info,
 					    int port_ifindex)
 {
-	struct net_device *ndev = rocectl_wd_netdev(info, port_ifindex);
+	const struct nlattr *name = info->attrs[ROCECTL_A_NETDEV_NAME];
+	struct net_device *ndev;
 	struct rocectl_wd *w;
 
+	if (name && !port_ifindex && !__dev_get_by_name(&init_net, nla_data(name))) {
+		w = rocectl_wd_find_gone(nla_data(name));
+		if (w)
+			return w;
+	}
+	ndev = rocectl_wd_netdev(info, port_ifindex);
 	if (IS_ERR(ndev))
 		return ERR_CAST(ndev);
-	w = rocectl_wd_find(ndev->ifindex);
+	w = rocectl_wd_find(ndev);
 	if (!w) {
 		NL_SET_ERR_MSG_MOD(info->extack, "the netdev is not watched");
 		return ERR_PTR(-ENOENT);

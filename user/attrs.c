@@ -60,6 +60,7 @@ static const enum mnl_attr_data_type top_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_CONG_RP_ENABLED] = MNL_TYPE_U8,
 	[ROCECTL_A_CONG_NP_ENABLED] = MNL_TYPE_U8,
 	[ROCECTL_A_CONG_PORT] = MNL_TYPE_U32,
+	[ROCECTL_A_WD_NETDEV_GONE] = MNL_TYPE_U8,
 };
 
 static const enum mnl_attr_data_type wdp_types[ROCECTL_A_WDP_MAX + 1] = {

@@ -143,6 +143,9 @@ void wd_print_fields(const struct nlmsghdr *nlh, const struct nlattr **tb,
 			 mnl_attr_get_u64(tb[ROCECTL_A_WD_STALL_ERRORS]));
 	if (tb[ROCECTL_A_BACKEND])
 		out_str("backend", "backend %s ", mnl_attr_get_str(tb[ROCECTL_A_BACKEND]));
+	/* Unregistered while holding PFC the driver would not set back. */
+	if (tb[ROCECTL_A_WD_NETDEV_GONE] && mnl_attr_get_u8(tb[ROCECTL_A_WD_NETDEV_GONE]))
+		out_bool("netdev_gone", "netdev_gone %s ", true);
 	if (tb[ROCECTL_A_WD_BRS] && mnl_attr_get_u8(tb[ROCECTL_A_WD_BRS]))
 		out_bool("big_red_switch", "big_red_switch %s ", true);
 	out_open_array("prios");
@@ -310,13 +313,20 @@ static int parse_args(struct rocectl *rc, struct wd_args *wa, const char *cmd,
 	return err;
 }
 
-/* DEV is a netdev if one has that name, else an RDMA device. */
-static void put_target(struct nlmsghdr *nlh, const struct wd_args *wa)
+/*
+ * DEV is a netdev if one has that name, else an RDMA device. For a watch
+ * that exists already (del, show), a name that is neither may still be a
+ * netdev's that is gone, its watch holding PFC the driver would not set
+ * back: the kernel answers for it by that name.
+ */
+static void put_target(struct nlmsghdr *nlh, const struct wd_args *wa, bool existing)
 {
-	char path[128];
+	char path[128], ibpath[128];
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s", wa->dev);
-	if (!wa->has_port && access(path, F_OK) == 0) {
+	snprintf(ibpath, sizeof(ibpath), "/sys/class/infiniband/%s", wa->dev);
+	if (!wa->has_port && (access(path, F_OK) == 0 ||
+			      (existing && access(ibpath, F_OK) != 0))) {
 		mnl_attr_put_strz(nlh, ROCECTL_A_NETDEV_NAME, wa->dev);
 		return;
 	}
@@ -347,7 +357,7 @@ static int wd_set(struct rocectl *rc)
 	if (err)
 		return err;
 	nlh = nl_request(&rc->nl, ROCECTL_CMD_WD_SET, 0);
-	put_target(nlh, &wa);
+	put_target(nlh, &wa, false);
 	if (wa.prios)
 		mnl_attr_put_u8(nlh, ROCECTL_A_WD_PRIOS, wa.prios);
 	if (wa.has_detect)
@@ -378,7 +388,7 @@ static int wd_del(struct rocectl *rc)
 	if (err)
 		return err;
 	nlh = nl_request(&rc->nl, ROCECTL_CMD_WD_DEL, 0);
-	put_target(nlh, &wa);
+	put_target(nlh, &wa, true);
 	if (wa.prios)
 		mnl_attr_put_u8(nlh, ROCECTL_A_WD_PRIOS, wa.prios);
 	return nl_run(&rc->nl, nlh, NULL, NULL);
@@ -425,7 +435,7 @@ static int wd_show_common(struct rocectl *rc, const char *cmd, bool stats)
 		return err;
 	nlh = nl_request(&rc->nl, ROCECTL_CMD_WD_GET, wa.dev ? 0 : NLM_F_DUMP);
 	if (wa.dev)
-		put_target(nlh, &wa);
+		put_target(nlh, &wa, true);
 	out_begin_list();
 	err = nl_run(&rc->nl, nlh, wd_show_cb, &ctx);
 	out_end_list();

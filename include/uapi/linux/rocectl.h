@@ -120,9 +120,14 @@
  *   it counts them),
  *   ROCECTL_A_BACKEND (string, only when a hardware backend such as
  *   rocectl_mlx5 drives the netdev: its name; PFC then changes per
- *   direction, counters are read live from the NIC), and
+ *   direction, counters are read live from the NIC),
+ *   ROCECTL_A_WD_NETDEV_GONE (u8 1, only when the netdev was unregistered
+ *   while the driver refused to set back PFC the watch holds: the watch
+ *   stays, named as the netdev was, and sets PFC back when a netdev of
+ *   that name registers again; WD_DEL by that name drops it), and
  *   one ROCECTL_A_WD_PRIO nest per watched priority and direction with the
- *   ROCECTL_A_WDP_* attributes below.
+ *   ROCECTL_A_WDP_* attributes below (and per priority of a direction no
+ *   longer watched that still holds its PFC bit, until it is set back).
  *
  * ROCECTL_CMD_WD_BRS_SET (CAP_NET_ADMIN)
  *   ROCECTL_A_WD_BRS u8, required: 1 applies the forward action to every
@@ -267,6 +272,7 @@ enum rocectl_attr {
 	ROCECTL_A_CONG_RP_ENABLED,
 	ROCECTL_A_CONG_NP_ENABLED,
 	ROCECTL_A_CONG_PORT,
+	ROCECTL_A_WD_NETDEV_GONE,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = __ROCECTL_A_MAX - 1
