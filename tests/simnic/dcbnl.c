@@ -36,9 +36,12 @@ static int simnic_ieee_getpfc(struct net_device *dev, struct ieee_pfc *pfc)
 	return 0;
 }
 
-static int simnic_ieee_setpfc(struct net_device *dev, struct ieee_pfc *pfc)
+/*
+ * The PFC enable mask, through dcbnl or the test backend: the one place
+ * fail_setpfc refuses, as a driver or its firmware would.
+ */
+int simnic_set_pfc_en(struct simnic_port *port, u8 pfc_en)
 {
-	struct simnic_port *port = simnic_port(dev);
 	struct simnic_pair *pair = port->pair;
 
 	spin_lock_bh(&pair->lock);
@@ -46,18 +49,29 @@ static int simnic_ieee_setpfc(struct net_device *dev, struct ieee_pfc *pfc)
 		if (port->fail_setpfc > 0)
 			port->fail_setpfc--;
 		spin_unlock_bh(&pair->lock);
-		netdev_dbg(dev, "setpfc: injected failure\n");
+		netdev_dbg(port->netdev, "setpfc: injected failure\n");
 		return -EIO;
 	}
 	/* Count what happened under the old setting first. */
 	simnic_pfc_sync(pair);
-	simnic_pfc_set_en(port, pfc->pfc_en);
+	simnic_pfc_set_en(port, pfc_en);
 	spin_unlock_bh(&pair->lock);
-
-	port->pfc_mbc = pfc->mbc;
-	port->pfc_delay = pfc->delay;
 	/* Release what PFC no longer pauses, on both ends. */
 	simnic_kick(pair);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(simnic_set_pfc_en);
+
+static int simnic_ieee_setpfc(struct net_device *dev, struct ieee_pfc *pfc)
+{
+	struct simnic_port *port = simnic_port(dev);
+	int err;
+
+	err = simnic_set_pfc_en(port, pfc->pfc_en);
+	if (err)
+		return err;
+	port->pfc_mbc = pfc->mbc;
+	port->pfc_delay = pfc->delay;
 	return 0;
 }
 

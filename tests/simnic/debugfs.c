@@ -5,6 +5,8 @@
  * /sys/kernel/debug/simnic/
  *   new_pair            "NAME0 NAME1": create a connected pair
  *   del_pair            "NAME": delete the pair NAME belongs to
+ *   pfc_in_firmware     "Y|N": a port's PFC mask outlives its netdev,
+ *                       kept by name for the next port of that name
  *   <ifname>/rx_storm       "PRIO RATE": pause frames received, frames/s
  *   <ifname>/tx_storm       "PRIO RATE": pause frames sent, frames/s
  *   <ifname>/rx_storm_duty  "PRIO PERIOD_MS DUTY_PCT": chop rx_storm
@@ -485,6 +487,8 @@ void simnic_debugfs_init(void)
 			    &simnic_new_pair_fops);
 	debugfs_create_file("del_pair", 0200, simnic_ddir, NULL,
 			    &simnic_del_pair_fops);
+	debugfs_create_bool("pfc_in_firmware", 0600, simnic_ddir,
+			    &simnic_pfc_in_firmware);
 }
 
 void simnic_debugfs_exit(void)

@@ -80,6 +80,30 @@ static void simnic_get_ethtool_stats(struct net_device *dev,
 	spin_unlock_bh(&pair->lock);
 }
 
+void simnic_read_counters(struct simnic_port *port, struct simnic_counters *c)
+{
+	struct simnic_pair *pair = port->pair;
+	struct simnic_prio *sp;
+	unsigned int p;
+
+	spin_lock_bh(&pair->lock);
+	simnic_pfc_sync(pair);
+	for (p = 0; p < SIMNIC_PRIOS; p++) {
+		sp = &port->prio[p];
+		c->pause[0][p] = sp->rx_pause;
+		c->pause[1][p] = sp->tx_pause;
+		c->pause_us[0][p] = sp->rx_pause_us;
+		c->pause_us[1][p] = sp->tx_pause_us;
+		c->packets[0][p] = sp->rx_packets;
+		c->packets[1][p] = sp->tx_packets;
+	}
+	c->stall[0] = port->stall_warnings;
+	c->stall[1] = port->stall_errors;
+	c->pfc_en = port->pfc_en;
+	spin_unlock_bh(&pair->lock);
+}
+EXPORT_SYMBOL_GPL(simnic_read_counters);
+
 /*
  * ETHTOOL_PFC_PREVENTION_TOUT as mlx5e has it: the critical timeout in
  * ms, 0 when off; -EOPNOTSUPP without the capability, -EINVAL for any

@@ -21,6 +21,57 @@ static DEFINE_MUTEX(simnic_mutex);
 
 static const struct net_device_ops simnic_netdev_ops;
 
+/*
+ * While set, a port's PFC mask outlives its netdev: kept by name when a
+ * pair is deleted, given to the next port of that name (as NICs whose
+ * PFC lives in firmware keep it across a netdev's re-creation). The
+ * slots are under simnic_mutex.
+ */
+bool simnic_pfc_in_firmware;
+
+#define SIMNIC_FW_SLOTS	8
+
+static struct {
+	char name[IFNAMSIZ];
+	u8 pfc_en;
+} simnic_fw[SIMNIC_FW_SLOTS];
+
+static void simnic_fw_save(struct simnic_port *port)
+{
+	unsigned int i, free = SIMNIC_FW_SLOTS;
+
+	if (!simnic_pfc_in_firmware)
+		return;
+	for (i = 0; i < SIMNIC_FW_SLOTS; i++) {
+		if (!strcmp(simnic_fw[i].name, port->netdev->name) ||
+		    (!simnic_fw[i].name[0] && free == SIMNIC_FW_SLOTS))
+			free = i;
+	}
+	if (free == SIMNIC_FW_SLOTS)
+		return;
+	strscpy(simnic_fw[free].name, port->netdev->name, IFNAMSIZ);
+	simnic_fw[free].pfc_en = port->pfc_en;
+}
+
+static void simnic_fw_load(struct simnic_port *port, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < SIMNIC_FW_SLOTS; i++) {
+		if (!simnic_pfc_in_firmware || strcmp(simnic_fw[i].name, name))
+			continue;
+		port->pfc_en = simnic_fw[i].pfc_en;
+		simnic_fw[i].name[0] = '\0';
+	}
+}
+
+/* The port behind a netdev, if it is one of ours (the test backend). */
+struct simnic_port *simnic_port_of(struct net_device *dev)
+{
+	return dev->netdev_ops == &simnic_netdev_ops ? netdev_priv(dev) : NULL;
+}
+EXPORT_SYMBOL_GPL(simnic_port_of);
+
 static bool simnic_link_up(struct simnic_pair *pair)
 {
 	bool down;
@@ -100,7 +151,6 @@ static void simnic_setup(struct net_device *dev)
 	dev->netdev_ops = &simnic_netdev_ops;
 	dev->ethtool_ops = &simnic_ethtool_ops;
 	dev->dcbnl_ops = &simnic_dcbnl_ops;
-	dev->features |= NETIF_F_NETNS_LOCAL;
 	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = 9000;
@@ -191,6 +241,8 @@ int simnic_new_pair(const char *name0, const char *name1)
 	pair->last = ktime_get_ns();
 
 	mutex_lock(&simnic_mutex);
+	for (i = 0; i < 2; i++)
+		simnic_fw_load(pair->port[i], names[i]);
 	rtnl_lock();
 	err = register_netdevice(pair->port[0]->netdev);
 	if (err)
@@ -239,8 +291,10 @@ static void simnic_pair_free(struct simnic_pair *pair)
 {
 	unsigned int i;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2; i++) {
 		simnic_pfc_stop(pair->port[i]);
+		simnic_fw_save(pair->port[i]);
+	}
 	for (i = 0; i < 2; i++)
 		free_netdev(pair->port[i]->netdev);
 	kfree(pair);

@@ -117,7 +117,18 @@ struct simnic_pair {
 	bool flap_down;			/* under lock */
 };
 
+/* Live counters, as a hardware backend reads them (simnic_backend.ko). */
+struct simnic_counters {
+	u64 pause[2][SIMNIC_PRIOS];	/* [0] received, [1] sent */
+	u64 pause_us[2][SIMNIC_PRIOS];
+	u64 packets[2][SIMNIC_PRIOS];
+	u64 stall[2];			/* stall prevention warnings, errors */
+	u8 pfc_en;
+};
+
 /* main.c */
+extern bool simnic_pfc_in_firmware;
+struct simnic_port *simnic_port_of(struct net_device *dev);
 int simnic_new_pair(const char *name0, const char *name1);
 int simnic_del_pair(const char *name);
 void simnic_link_flap(struct simnic_port *port, unsigned int n);
@@ -138,10 +149,12 @@ void simnic_pfc_stop(struct simnic_port *port);
 
 /* dcbnl.c */
 extern const struct dcbnl_rtnl_ops simnic_dcbnl_ops;
+int simnic_set_pfc_en(struct simnic_port *port, u8 pfc_en);
 void simnic_dcb_init(struct simnic_port *port);
 
 /* ethtool.c */
 extern const struct ethtool_ops simnic_ethtool_ops;
+void simnic_read_counters(struct simnic_port *port, struct simnic_counters *c);
 
 /* debugfs.c */
 extern struct dentry *simnic_ddir;
