@@ -124,8 +124,9 @@ log_test "netdev moved to another namespace during a held storm: PFC set back, t
 reset sim0
 
 hold sim0
-rc watchdog set dev sim0 restore 500 || fail "restore 500"
+# Refused from now on, the hold cannot lapse: restorations retried twice a second.
 echo -1 > $SIM/sim0/fail_setpfc
+rc watchdog set dev sim0 restore 500 || fail "restore 500"
 ip link set sim0 netns $NS && ip -n $NS link set sim0 up || fail "netns move"
 held sim0 rx 3 || fail "the hold is not shown after the move"
 check_eq "$(pfc $NS sim0)" "[4]" "PFC in the new namespace while refused"
