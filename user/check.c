@@ -668,8 +668,8 @@ static void check_mtu(struct check_ctx *c)
 {
 	const struct check_port *p = c->p;
 	struct finding f = { .any = false };
-	uint32_t mtu, other, best;
-	char fix[160], differ[256] = "";
+	uint32_t mtu, other, best, target;
+	char fix[160], differ[256] = "", fixes[384];
 	unsigned int same = 0;
 	size_t i;
 	int err;
@@ -709,24 +709,41 @@ static void check_mtu(struct check_ctx *c)
 				    p->active_mtu, c->ports_from, p->netdev, mtu, p->active_mtu,
 				    ROCE_V2_IPV4_OVERHEAD);
 	}
-	/* The RoCE ports of the host agree (each netdev once). */
+	/*
+	 * The RoCE ports of the host agree: the fix raises each that differs
+	 * to the MTU given, else to the largest among them.
+	 */
+	target = c->want_mtu ? c->want_mtu : mtu;
 	for (i = 0; i < c->n; i++) {
 		const struct check_port *q = &c->ports[i];
 
-		if (q == p || !*q->netdev || !strcmp(q->netdev, p->netdev) ||
+		if (!*q->netdev || strcmp(q->netdev, p->netdev) == 0 ||
 		    netdev_mtu(q->netdev, &other))
 			continue;
-		if (other == mtu)
+		if (other == mtu) {
 			same++;
-		else
-			append_str(differ, sizeof(differ), ", ", "%s (%s/%u) has %u",
-				   q->netdev, q->dev, q->port, other);
+			continue;
+		}
+		append_str(differ, sizeof(differ), ", ", "%s (%s/%u) has %u",
+			   q->netdev, q->dev, q->port, other);
+		if (!c->want_mtu && other > target)
+			target = other;
 	}
 	if (*differ) {
-		snprintf(fix, sizeof(fix), "ip link set DEV mtu %u on each",
-			 c->want_mtu ? c->want_mtu : mtu);
-		finding_add(&f, CHECK_WARN, fix, "the RoCE ports disagree: %s has %u, %s",
-			    p->netdev, mtu, differ);
+		fixes[0] = '\0';
+		if (mtu != target)
+			append_str(fixes, sizeof(fixes), "; ", "ip link set %s mtu %u", p->netdev, target);
+		for (i = 0; i < c->n; i++) {
+			const struct check_port *q = &c->ports[i];
+
+			if (*q->netdev && strcmp(q->netdev, p->netdev) &&
+			    !netdev_mtu(q->netdev, &other) && other != mtu && other != target &&
+			    !strstr(fixes, q->netdev))
+				append_str(fixes, sizeof(fixes), "; ", "ip link set %s mtu %u",
+					   q->netdev, target);
+		}
+		finding_add(&f, CHECK_WARN, *fixes ? fixes : NULL,
+			    "the RoCE ports disagree: %s has %u, %s", p->netdev, mtu, differ);
 	} else if (same) {
 		finding_add(&f, CHECK_PASS, NULL, "the host's other %u RoCE netdev%s agree%s",
 			    same, same == 1 ? "" : "s", same == 1 ? "s" : "");
@@ -846,8 +863,13 @@ static void check_watchdog(struct check_ctx *c)
 	if (!err && ms) {
 		finding_add(&f, CHECK_PASS, NULL, "NIC stall prevention %u ms (ethtool tunable pfc-prevention-tout)", ms);
 	} else if (!err) {
-		snprintf(fix, sizeof(fix), "rocectl watchdog set dev %s nic-stall-prevention auto",
-			 p->netdev);
+		/* A new watch needs a priority: the fix works with or without one. */
+		if (c->prio >= 0)
+			snprintf(fix, sizeof(fix), "rocectl watchdog set dev %s prio %d nic-stall-prevention auto",
+				 p->netdev, c->prio);
+		else
+			snprintf(fix, sizeof(fix), "ethtool --set-tunable %s pfc-prevention-tout 100",
+				 p->netdev);
 		finding_add(&f, CHECK_WARN, fix,
 			    "NIC stall prevention off (ethtool tunable pfc-prevention-tout 0)");
 	} else if (err == -EOPNOTSUPP || err == -EINVAL) {
