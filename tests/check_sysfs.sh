@@ -30,7 +30,6 @@ port() {
 	local p=$F/class/infiniband/$1/ports/1
 	mkdir -p "$p/gids" "$p/gid_attrs/types" "$p/gid_attrs/ndevs" "$F/class/net/$2"
 	echo "4: ACTIVE" > "$p/state"
-	echo "4096 (5)" > "$p/active_mtu"
 	echo "fe80:0000:0000:0000:0200:00ff:fe00:0001" > "$p/gids/0"
 	echo "RoCE v2" > "$p/gid_attrs/types/0"
 	echo "$2" > "$p/gid_attrs/ndevs/0"

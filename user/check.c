@@ -196,7 +196,8 @@ static void ports_restart(void *data)
 
 /*
  * Without the module: sysfs, class/infiniband/DEV/ports/N (state "4:
- * ACTIVE", active_mtu "4096 (5)", the netdev of GID 0 in gid_attrs/ndevs).
+ * ACTIVE", the netdev of GID 0 in gid_attrs/ndevs). sysfs has no active
+ * MTU: the mtu check then checks the netdevs only.
  */
 static int ports_from_sysfs(struct check_ctx *c)
 {
@@ -224,9 +225,6 @@ static int ports_from_sysfs(struct check_ctx *c)
 			if (check_sysfs_read(c, buf, sizeof(buf), "class/infiniband/%s/ports/%u/state",
 					     p.dev, p.port))
 				p.state = atoi(buf);
-			if (check_sysfs_read(c, buf, sizeof(buf), "class/infiniband/%s/ports/%u/active_mtu",
-					     p.dev, p.port))
-				p.active_mtu = strtoul(buf, NULL, 10);
 			if (check_sysfs_read(c, buf, sizeof(buf), "class/infiniband/%s/ports/%u/gid_attrs/ndevs/0",
 					     p.dev, p.port))
 				snprintf(p.netdev, sizeof(p.netdev), "%.*s", IFNAMSIZ - 1, buf);
@@ -686,7 +684,8 @@ static void check_mtu(struct check_ctx *c)
 			    p->netdev, mtu, c->want_mtu);
 	}
 	if (!p->active_mtu) {
-		finding_add(&f, CHECK_SKIP, NULL, "the port's active MTU is unknown");
+		finding_add(&f, CHECK_SKIP, NULL, "the port's active MTU is unknown (%s has none)",
+			    c->ports_from);
 	} else if (p->active_mtu + ROCE_V2_IPV4_OVERHEAD > mtu) {
 		snprintf(fix, sizeof(fix), "ip link set %s mtu %u", p->netdev,
 			 c->want_mtu ? c->want_mtu : p->active_mtu + ROCE_V2_IPV4_OVERHEAD);
