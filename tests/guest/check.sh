@@ -7,7 +7,7 @@
 # to PASS with the fix the tool printed; the values in the evidence against
 # what dcb(8), ip(8), ethtool(8) (or the same ioctls), ibv_devinfo(1) and
 # sysfs show; JSON; bad input.
-# 13 tests.
+# 14 tests (13 and the kernel log).
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
@@ -85,7 +85,7 @@ def ioctl(dev, buf):
 def pause(dev):
     b = ctypes.create_string_buffer(struct.pack("4I", GPAUSE, 0, 0, 0))
     ioctl(dev, b)
-    return struct.unpack("4I", b.raw)[1:]
+    return struct.unpack_from("4I", b.raw)[1:]
 
 a = sys.argv[1:]
 on = lambda v: "on" if v else "off"
