@@ -201,18 +201,18 @@ static void ports_restart(void *data)
  */
 static int ports_from_sysfs(struct check_ctx *c)
 {
-	char path[256], buf[64];
+	char path[512], buf[64];
 	struct dirent *d, *e;
 	DIR *dir, *pdir;
 
-	snprintf(path, sizeof(path), "%s/class/infiniband", c->sysfs);
+	snprintf(path, sizeof(path), "%.255s/class/infiniband", c->sysfs);
 	dir = opendir(path);
 	if (!dir)
 		return 0;	/* no RDMA device at all */
 	while ((d = readdir(dir))) {
 		if (d->d_name[0] == '.' || strlen(d->d_name) > ROCECTL_DEV_NAME_MAX)
 			continue;
-		snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports", c->sysfs, d->d_name);
+		snprintf(path, sizeof(path), "%.255s/class/infiniband/%.64s/ports", c->sysfs, d->d_name);
 		pdir = opendir(path);
 		if (!pdir)
 			continue;
@@ -221,7 +221,7 @@ static int ports_from_sysfs(struct check_ctx *c)
 
 			if (e->d_name[0] == '.' || parse_u32(e->d_name, &p.port))
 				continue;
-			snprintf(p.dev, sizeof(p.dev), "%s", d->d_name);
+			snprintf(p.dev, sizeof(p.dev), "%.*s", ROCECTL_DEV_NAME_MAX, d->d_name);
 			if (check_sysfs_read(c, buf, sizeof(buf), "class/infiniband/%s/ports/%u/state",
 					     p.dev, p.port))
 				p.state = atoi(buf);
@@ -273,7 +273,7 @@ static int read_ports(struct check_ctx *c)
 
 /* --- intent ------------------------------------------------------------------ */
 
-static void infer_intent(struct check_ctx *c)
+void check_infer_intent(struct check_ctx *c)
 {
 	const struct dcb_state *d = &c->dcb;
 	uint8_t en = d->has_pfc ? d->pfc_en : 0;
@@ -912,7 +912,7 @@ static void check_port(struct check_ctx *c, const struct check_port *p)
 	c->dcb_err = dcb_read(p->netdev, &c->dcb);
 	if (c->dcb_err)
 		memset(&c->dcb, 0, sizeof(c->dcb));
-	infer_intent(c);
+	check_infer_intent(c);
 	for (i = 0; i < ARRAY_SIZE(checks); i++)
 		checks[i].fn(c);
 }

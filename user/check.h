@@ -61,6 +61,12 @@ struct finding {
 void finding_add(struct finding *f, enum check_result r, const char *fix,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/*
+ * The port's intent from the command line (want_*) and its DCB state:
+ * c->prio, c->dscp and the sentences saying where they come from.
+ */
+void check_infer_intent(struct check_ctx *c);
+
 /* Print the finding as one line (text) or one object (JSON). */
 void check_report(struct check_ctx *c, const char *check, const struct finding *f);
 
