@@ -92,22 +92,22 @@ device_names() {
 		done
 		for line in "rocectl dev show " "rocectl d stats " "rocectl qp show dev " \
 			"rocectl qp stats type RC dev " "rocectl qp counters bind dev " \
-			"rocectl dcqcn show dev " "rocectl dcqcn set dev "; do
+			"rocectl dcqcn show dev " "rocectl dcqcn set dev " "rocectl check dev "; do
 			expect "$line" "${rdma[@]}"
 		done
 		for line in "rocectl watchdog set dev " "rocectl watchdog stats dev " \
-			"rocectl apply cfg dev "; do
+			"rocectl apply cfg dev " "rocectl check dev "; do
 			expect "$line" "${rdma[@]}" "${netdevs[@]}"
 		done
 		expect "rocectl dev show ${rdma[0]:-x} "
-		result "device names: RDMA devices (${rdma[*]}), for watchdog also netdevs (${netdevs[*]})"
+		result "device names: RDMA devices (${rdma[*]}), for watchdog and check also netdevs (${netdevs[*]})"
 	else
 		PRINTED=$W/printed.dev
 		: > "$PRINTED"
 		for line in "rocectl dev show " "rocectl dev stats " "rocectl qp show dev " \
 			"rocectl watchdog set dev " "rocectl watchdog show dev r" \
 			"rocectl apply dev " "rocectl qp counters show dev " \
-			"rocectl dcqcn show dev " "rocectl dcqcn set dev "; do
+			"rocectl dcqcn show dev " "rocectl dcqcn set dev " "rocectl check dev "; do
 			expect "$line"
 		done
 		[ -s "$PRINTED" ] && fail "the completion printed: $(head -c 200 "$PRINTED" | tr '\n' ' ')"
@@ -120,7 +120,7 @@ if [ -n "${COMPLETION_DEVICES_ONLY:-}" ]; then
 	exit $FAILED
 fi
 
-OBJECTS="dev qp watchdog dcqcn monitor apply version help"
+OBJECTS="dev qp watchdog dcqcn check monitor apply version help"
 OPTIONS="-j -p -d -V -h --json --pretty --details --Version --help"
 FILTER="dev qpn pid port type state"
 TYPES="RC UC UD GSI SMI RAW_PACKET XRC_INI XRC_TGT"
@@ -140,6 +140,7 @@ expect "rocectl " $OBJECTS
 expect "rocectl wa" watchdog
 expect "rocectl v" version
 expect "rocectl dc" dcqcn
+expect "rocectl c" check
 expect "rocectl d" dev dcqcn
 expect "rocectl -j " $OBJECTS
 expect "rocectl -j -d q" qp
@@ -263,6 +264,18 @@ expect "rocectl -j apply ot" other
 cd "$ROOT" || exit 1
 expect "rocectl apply $W/files/conf." "$W/files/conf.a"
 result "apply: FILE by filename completion, then dev"
+
+expect "rocectl check " dev prio dscp mtu help
+expect "rocectl c " dev prio dscp mtu help	# abbreviated object
+expect "rocectl check help "
+expect "rocectl check dev x " port prio dscp mtu
+expect "rocectl check dev x port 1 " prio dscp mtu
+expect "rocectl check prio " 0 1 2 3 4 5 6 7
+expect "rocectl check prio 3 " dev dscp mtu
+expect "rocectl check dscp "
+expect "rocectl check mtu "
+expect "rocectl check dev x port "
+result "check: keywords, port only after dev, priorities, nothing for numbers"
 }
 
 # Device names: the expected ones come from the tool itself.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * simnic: ethtool statistics, named like mlx5e's per-priority ones,
- * and mlx5e's stall prevention tunable (pfc-prevention-tout).
+ * mlx5e's stall prevention tunable (pfc-prevention-tout), and 802.3x
+ * pause parameters that are stored, not acted on.
  */
 
 #include <linux/ethtool.h>
@@ -175,6 +176,32 @@ static int simnic_set_tunable(struct net_device *dev,
 	return err;
 }
 
+/*
+ * 802.3x global pause (ethtool -a/-A): stored so that tests can show a
+ * port with both global pause and PFC on; the pause model ignores it.
+ * Called under RTNL.
+ */
+static void simnic_get_pauseparam(struct net_device *dev,
+				  struct ethtool_pauseparam *pause)
+{
+	struct simnic_port *port = netdev_priv(dev);
+
+	pause->autoneg = port->pause_autoneg;
+	pause->rx_pause = port->pause_rx;
+	pause->tx_pause = port->pause_tx;
+}
+
+static int simnic_set_pauseparam(struct net_device *dev,
+				 struct ethtool_pauseparam *pause)
+{
+	struct simnic_port *port = netdev_priv(dev);
+
+	port->pause_autoneg = !!pause->autoneg;
+	port->pause_rx = !!pause->rx_pause;
+	port->pause_tx = !!pause->tx_pause;
+	return 0;
+}
+
 const struct ethtool_ops simnic_ethtool_ops = {
 	.get_drvinfo		= simnic_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
@@ -183,4 +210,6 @@ const struct ethtool_ops simnic_ethtool_ops = {
 	.get_ethtool_stats	= simnic_get_ethtool_stats,
 	.get_tunable		= simnic_get_tunable,
 	.set_tunable		= simnic_set_tunable,
+	.get_pauseparam		= simnic_get_pauseparam,
+	.set_pauseparam		= simnic_set_pauseparam,
 };

@@ -105,6 +105,8 @@ struct simnic_port {
 	u8 pfc_mbc;
 	u16 pfc_delay;
 	struct ieee_ets ets;
+	/* 802.3x global pause: stored only, no frames; default all off */
+	bool pause_autoneg, pause_rx, pause_tx;
 };
 
 struct simnic_pair {

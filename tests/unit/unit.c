@@ -19,6 +19,7 @@
 #include "rocectl.h"
 #include "utils.h"
 #include "bth_test.h"
+#include "check_test.h"
 #include "mlx5/mlx5_test.h"
 #include "qp_counters_test.h"
 
@@ -337,6 +338,7 @@ int main(void)
 	test_dev_malformed();
 	test_errors();
 	test_dispatch();
+	check_tests(report);
 	failed += mlx5_tests();
 	failed += qp_counters_tests();
 	return failed ? 1 : 0;
