@@ -7,7 +7,7 @@ set -eu
 PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 xz-utils
 	qemu-system-x86 busybox-static cpio kmod iproute2 procps
-	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq
+	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq ethtool
 	dkms openssl udev systemd man-db groff-base
 	flex bison bc libelf-dev libssl-dev"
 

@@ -5,7 +5,7 @@
 # -> 3, MTU 9000, no 802.3x pause, a watch with stall prevention), then each
 # check driven to WARN or FAIL by changing the real configuration and back
 # to PASS with the fix the tool printed; the values in the evidence against
-# what dcb(8), ip(8), ethtool(8) (or the same ioctls), ibv_devinfo(1) and
+# what dcb(8), ip(8), ethtool(8), ibv_devinfo(1) and
 # sysfs show; JSON; bad input.
 # 14 tests (13 and the kernel log).
 . "$(dirname "$0")/lib.sh"
@@ -46,12 +46,7 @@ apply_fix() {
 	*) fail "$1: the fix is no command: '$f'"; return 1 ;;
 	esac
 	f=${f//rocectl /$ROCECTL }
-	# ethtool may be the stand-in function below, which timeout cannot run.
-	if [ "$(type -t "${f%% *}")" = function ]; then
-		eval "$f" > /dev/null || fail "$1: the fix '$f' failed"
-	else
-		eval "timeout $T $f" > /dev/null || fail "$1: the fix '$f' failed"
-	fi
+	eval "timeout $T $f" > /dev/null || fail "$1: the fix '$f' failed"
 }
 
 active() {	# active RDMADEV: its port 1 is ACTIVE (sysfs)
@@ -66,47 +61,6 @@ pfc_of() {	# pfc_of NETDEV: PFC-enabled priorities as dcb(8) shows them
 mtu_of() {
 	ip -j link show dev "$1" | jq '.[0].mtu'
 }
-
-# ethtool(8) is not in the test image: -a, -A and --get-tunable
-# pfc-prevention-tout through the ioctls it uses (SIOCETHTOOL), printed as
-# ethtool prints them.
-if ! command -v ethtool > /dev/null; then
-ethtool() {
-	python3 - "$@" <<'PY'
-import ctypes, fcntl, socket, struct, sys
-SIOCETHTOOL, GPAUSE, SPAUSE, GTUNABLE = 0x8946, 0x12, 0x13, 0x48
-PFC_PREVENTION_TOUT, TUNABLE_U16 = 3, 2
-
-def ioctl(dev, buf):
-    ifr = struct.pack("16sP", dev.encode(), ctypes.addressof(buf))
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        fcntl.ioctl(s, SIOCETHTOOL, ifr + bytes(40 - len(ifr)))
-
-def pause(dev):
-    b = ctypes.create_string_buffer(struct.pack("4I", GPAUSE, 0, 0, 0))
-    ioctl(dev, b)
-    return struct.unpack_from("4I", b.raw)[1:]
-
-a = sys.argv[1:]
-on = lambda v: "on" if v else "off"
-if a[0] == "-a":
-    an, rx, tx = pause(a[1])
-    print("Pause parameters for %s:\nAutonegotiate:\t%s\nRX:\t\t%s\nTX:\t\t%s" % (a[1], on(an), on(rx), on(tx)))
-elif a[0] == "-A":
-    an, rx, tx = pause(a[1])
-    kv = dict(zip(a[2::2], a[3::2]))
-    assert set(kv) <= {"autoneg", "rx", "tx"} and set(kv.values()) <= {"on", "off"}, kv
-    v = lambda k, d: int(kv[k] == "on") if k in kv else d
-    ioctl(a[1], ctypes.create_string_buffer(struct.pack("4I", SPAUSE, v("autoneg", an), v("rx", rx), v("tx", tx))))
-elif a[0] == "--get-tunable" and a[2:] == ["pfc-prevention-tout"]:
-    b = ctypes.create_string_buffer(struct.pack("4IH", GTUNABLE, PFC_PREVENTION_TOUT, TUNABLE_U16, 2, 0))
-    ioctl(a[1], b)
-    print("pfc-prevention-tout: %d" % struct.unpack_from("H", b.raw, 16)[0])
-else:
-    sys.exit("ethtool stand-in: not supported: " + " ".join(a))
-PY
-}
-fi
 
 # --- setup ---------------------------------------------------------------------------
 kmsg_mark

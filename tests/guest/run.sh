@@ -6,7 +6,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 export RESULTS=${ROCECTL_OUT:-${TMPDIR:-/tmp}}/results.tap
 : > "$RESULTS"
 
-SCENARIOS=${SCENARIOS:-"install devices qps qp_counters qp_stress watchdog wd_hold faults fuzz permissions simnic qptraffic races mlx5"}
+SCENARIOS=${SCENARIOS:-"install devices qps qp_counters qp_stress watchdog wd_hold faults fuzz permissions simnic check qptraffic races mlx5"}
 
 clean_slate() {
 	grep -q '^rocectl_mlx5 ' /proc/modules && rmmod rocectl_mlx5
