@@ -7,9 +7,6 @@
 #include <net/genetlink.h>
 #include "rocectl.h"
 
-/* The "events" group is the family's first. */
-#define ROCECTL_MCGRP_EVENTS_ID 0
-
 struct rocectl_qp_filter {
 	u32 port, pid;
 	u8 type, state;
@@ -121,8 +118,7 @@ void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
 		nlmsg_free(skb);
 		return;
 	}
-	genlmsg_multicast(&rocectl_genl_family, skb, 0, ROCECTL_MCGRP_EVENTS_ID,
-			  GFP_ATOMIC);
+	rocectl_nl_multicast(skb);
 }
 
 int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)

@@ -181,6 +181,7 @@ void rocectl_rxe_hooks_exit(void);
 /* netlink.c: the generic netlink family. */
 int rocectl_nl_init(void);
 bool rocectl_nl_has_listeners(void);
+void rocectl_nl_multicast(struct sk_buff *skb);
 void rocectl_nl_exit(void);
 void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
 			   const char *prev_name);

@@ -120,8 +120,7 @@ void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
 		nlmsg_free(skb);
 		return;
 	}
-	genlmsg_multicast(&rocectl_genl_family, skb, 0, ROCECTL_MCGRP_EVENTS_ID,
-			  GFP_KERNEL);
+	rocectl_nl_multicast(skb);
 }
 
 /*
