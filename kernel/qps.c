@@ -10,6 +10,7 @@
 #include <linux/timekeeping.h>
 #include <rdma/ib_cache.h>
 #include <rdma/restrack.h>
+#include "qp_type.h"
 #include "rocectl.h"
 #include "trace.h"
 
@@ -208,9 +209,15 @@ static void rocectl_qp_fill_created(struct rocectl_qp *e, struct ib_qp *qp,
 {
 	struct rocectl_qp_info *in = &e->info;
 
+	/* The ABI numbers the generic types as the RDMA core does. */
+	BUILD_BUG_ON(IB_QPT_GSI != (int)ROCECTL_QPT_GSI ||
+		     IB_QPT_UD != (int)ROCECTL_QPT_UD ||
+		     IB_QPT_RAW_PACKET != (int)ROCECTL_QPT_RAW_PACKET ||
+		     IB_QPT_XRC_TGT != (int)ROCECTL_QPT_XRC_TGT ||
+		     IB_QPT_DRIVER != (int)ROCECTL_QPT_DRIVER);
 	e->ibqp = qp;
 	in->qpn = qp->qp_num;
-	in->type = qp->qp_type;
+	in->type = rocectl_qp_type(qp->qp_type);
 	in->state = IB_QPS_RESET;
 	in->port = qp->port;
 	in->create_time = ktime_get_real_ns();

@@ -392,7 +392,11 @@ enum rocectl_cong_attr {
 	ROCECTL_A_CONG_MAX = __ROCECTL_A_CONG_MAX - 1
 };
 
-/* QP types, numbered as the RDMA core numbers them. */
+/*
+ * QP types, numbered as the RDMA core numbers them. DRIVER: every other
+ * type -- a driver's own (IB_QPT_DRIVER; mlx5's UMR, DCI and DCT QPs,
+ * numbered from 0x1000 in the kernel) or one no driver creates.
+ */
 enum rocectl_qp_type {
 	ROCECTL_QPT_SMI = 0,
 	ROCECTL_QPT_GSI = 1,
