@@ -8,7 +8,9 @@
  * have no listener: nobody can subscribe to a family that does not exist).
  * Torn down in the opposite order: the family first --
  * genl_unregister_family() waits for the requests in progress -- so that
- * no request runs during the teardown.
+ * no request runs during the teardown. The hooks still run then: their
+ * events stop before the family goes (rocectl_nl_exit() waits for the
+ * multicasts in flight) and are dropped after.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>

@@ -182,8 +182,7 @@ void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
 		nlmsg_free(skb);
 		return;
 	}
-	genlmsg_multicast(&rocectl_genl_family, skb, 0,
-			  ROCECTL_MCGRP_EVENTS_ID, GFP_KERNEL);
+	rocectl_nl_multicast(skb);
 }
 
 /* The device a request names by index, name or both; extack says why not. */
@@ -355,18 +354,41 @@ struct genl_family rocectl_genl_family __ro_after_init = {
 };
 
 /*
- * Set while the family is registered. Notifications come from hooks that
- * outlive it at unload (and precede it at load): past unregistration its
+ * Set while the family is registered, and only read under RCU together
+ * with the multicast it allows. Notifications come from hooks that outlive
+ * the family at unload (and precede it at load): past unregistration its
  * multicast group number may already be another family's.
  */
 static bool rocectl_nl_registered;
 
-/* Whether a notification would reach anyone; say nothing when it would not. */
+/*
+ * Whether a notification would reach anyone; say nothing when it would
+ * not. A hint only, to spare building messages: rocectl_nl_multicast()
+ * decides.
+ */
 bool rocectl_nl_has_listeners(void)
 {
 	return READ_ONCE(rocectl_nl_registered) &&
 	       genl_has_listeners(&rocectl_genl_family, &init_net,
 				  ROCECTL_MCGRP_EVENTS_ID);
+}
+
+/*
+ * Send (and consume) an event to the "events" group: every notification
+ * goes through here. The flag is read and the message sent inside one RCU
+ * read-side section, which rocectl_nl_exit() waits for before the family
+ * goes. Atomic allocation for the listeners' copies: callers may be hooks,
+ * and this section may not sleep.
+ */
+void rocectl_nl_multicast(struct sk_buff *skb)
+{
+	rcu_read_lock();
+	if (READ_ONCE(rocectl_nl_registered))
+		genlmsg_multicast(&rocectl_genl_family, skb, 0,
+				  ROCECTL_MCGRP_EVENTS_ID, GFP_ATOMIC);
+	else
+		nlmsg_free(skb);
+	rcu_read_unlock();
 }
 
 int __init rocectl_nl_init(void)
@@ -381,5 +403,7 @@ int __init rocectl_nl_init(void)
 void rocectl_nl_exit(void)
 {
 	WRITE_ONCE(rocectl_nl_registered, false);
+	/* Every multicast that saw the flag set has been sent. */
+	synchronize_rcu();
 	genl_unregister_family(&rocectl_genl_family);
 }

@@ -3,7 +3,11 @@
  * The QP control path of every RDMA device: kretprobes on the exported
  * ib_core verbs every driver's QPs go through (user QPs via uverbs, kernel
  * QPs via ib_create_qp() and friends). The kernel has no QP tracepoints.
- * Handlers run with preemption disabled: no sleeping, GFP_ATOMIC.
+ * Entry handlers run where the probe fires: from ftrace when the probe is
+ * on a function's ftrace call site (x86-64's +0 with KPROBES_ON_FTRACE),
+ * else from a breakpoint, in NMI context: no allocation, no lock (qps.c
+ * takes from pools). Return handlers run from the rethook trampoline in
+ * the task's context with preemption disabled: no sleeping, GFP_ATOMIC.
  */
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
@@ -16,6 +20,7 @@ struct rocectl_modify_args {
 	struct ib_qp *qp;
 	const struct ib_qp_attr *attr;
 	int mask;
+	u64 owed;	/* the entry whose counters the pool could not give */
 };
 
 struct rocectl_destroy_args {
@@ -55,7 +60,7 @@ static int rocectl_modify_entry(struct kretprobe_instance *ri,
 	a->qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
 	a->attr = (const struct ib_qp_attr *)regs_get_kernel_argument(regs, 1);
 	a->mask = (int)regs_get_kernel_argument(regs, 2);
-	rocectl_qp_modifying(a->qp, a->attr, a->mask);
+	a->owed = rocectl_qp_modifying(a->qp, a->attr, a->mask);
 	return 0;
 }
 
@@ -65,6 +70,8 @@ static int rocectl_modify_ret(struct kretprobe_instance *ri,
 {
 	struct rocectl_modify_args *a = (void *)ri->data;
 
+	if (a->owed)
+		rocectl_qp_stats_owed(a->qp, a->owed);
 	if (!regs_return_value(regs))
 		rocectl_qp_modified(a->qp, a->attr, a->mask);
 	return 0;

@@ -7,9 +7,6 @@
 #include <net/genetlink.h>
 #include "rocectl.h"
 
-/* The "events" group is the family's first. */
-#define ROCECTL_MCGRP_EVENTS_ID 0
-
 struct rocectl_qp_filter {
 	u32 port, pid;
 	u8 type, state;
@@ -55,6 +52,21 @@ static int rocectl_nl_put_path(struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * Whether a message tells the QP's owner. Kernel QPs: their kernel user's
+ * name, to everyone. User QPs: only in a QP_GET reply, numbered for its
+ * reader (in->pid is then the reader's pid of the owner, 0 when the
+ * reader's pid namespace does not contain it: neither pid nor name). A
+ * notification goes to every listener at once, whatever its pid namespace,
+ * and 6.1 cannot filter a genl multicast per listener
+ * (genlmsg_multicast_netns_filtered() arrived in 6.8): it carries no user
+ * owner at all, which a listener looks up with QP_GET as itself.
+ */
+static bool rocectl_nl_qp_owner_shown(const struct rocectl_qp_info *in, u8 cmd)
+{
+	return in->kernel || (cmd == ROCECTL_CMD_QP_GET && in->pid);
+}
+
 /* One QP message; stats NULL where the module counts nothing. */
 static int rocectl_nl_fill_qp(struct sk_buff *skb,
 			      const struct rocectl_dev *rdev,
@@ -77,8 +89,7 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 	    nla_put_u8(skb, ROCECTL_A_QP_TYPE, in->type) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_STATE, in->state) ||
 	    nla_put_u32(skb, ROCECTL_A_QP_PORT, in->port) ||
-	    /* A user QP's owner outside the reader's pid namespace: neither. */
-	    ((in->kernel || in->pid) &&
+	    (rocectl_nl_qp_owner_shown(in, cmd) &&
 	     (nla_put_u32(skb, ROCECTL_A_QP_PID, in->pid) ||
 	      nla_put_string(skb, ROCECTL_A_QP_COMM, in->comm))) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_KERNEL, in->kernel) ||
@@ -121,8 +132,7 @@ void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
 		nlmsg_free(skb);
 		return;
 	}
-	genlmsg_multicast(&rocectl_genl_family, skb, 0, ROCECTL_MCGRP_EVENTS_ID,
-			  GFP_ATOMIC);
+	rocectl_nl_multicast(skb);
 }
 
 int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)

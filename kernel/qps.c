@@ -10,6 +10,7 @@
 #include <linux/timekeeping.h>
 #include <rdma/ib_cache.h>
 #include <rdma/restrack.h>
+#include "qp_type.h"
 #include "rocectl.h"
 #include "trace.h"
 
@@ -23,14 +24,74 @@ static atomic64_t rocectl_qp_ids = ATOMIC64_INIT(0);
  */
 static struct kmem_cache *rocectl_qp_cache;
 
-int __init rocectl_qps_init(void)
+/*
+ * What the QP hooks take rather than allocate (pool.c): entries for the
+ * create hooks, per-CPU counters for the modify hook's entry handler.
+ */
+static struct rocectl_pool rocectl_qp_pool;
+static struct rocectl_pool rocectl_stats_pool;
+
+static void *rocectl_qp_new(gfp_t gfp)
 {
-	rocectl_qp_cache = KMEM_CACHE(rocectl_qp, 0);
-	return rocectl_qp_cache ? 0 : -ENOMEM;
+	return kmem_cache_zalloc(rocectl_qp_cache, gfp);
 }
 
+static void rocectl_qp_del(void *e)
+{
+	kmem_cache_free(rocectl_qp_cache, e);
+}
+
+static struct rocectl_qp_pcpu __percpu *rocectl_stats_new_pcpu(gfp_t gfp)
+{
+	struct rocectl_qp_pcpu __percpu *pc;
+	int cpu;
+
+	pc = alloc_percpu_gfp(struct rocectl_qp_pcpu, gfp);
+	if (pc)
+		for_each_possible_cpu(cpu)
+			u64_stats_init(&per_cpu_ptr(pc, cpu)->syncp);
+	return pc;
+}
+
+/* The pool holds per-CPU pointers as plain ones. */
+static void *rocectl_stats_new(gfp_t gfp)
+{
+	return (void __force *)rocectl_stats_new_pcpu(gfp);
+}
+
+static void rocectl_stats_del(void *pc)
+{
+	free_percpu((struct rocectl_qp_pcpu __percpu __force *)pc);
+}
+
+int __init rocectl_qps_init(void)
+{
+	int err;
+
+	rocectl_qp_cache = KMEM_CACHE(rocectl_qp, 0);
+	if (!rocectl_qp_cache)
+		return -ENOMEM;
+	err = rocectl_pool_init(&rocectl_qp_pool, rocectl_qp_new, rocectl_qp_del);
+	if (err)
+		goto err_cache;
+	err = rocectl_pool_init(&rocectl_stats_pool, rocectl_stats_new,
+				rocectl_stats_del);
+	if (err)
+		goto err_pool;
+	return 0;
+
+err_pool:
+	rocectl_pool_exit(&rocectl_qp_pool);
+err_cache:
+	kmem_cache_destroy(rocectl_qp_cache);
+	return err;
+}
+
+/* After the hooks: nothing takes from the pools any more. */
 void rocectl_qps_exit(void)
 {
+	rocectl_pool_exit(&rocectl_stats_pool);
+	rocectl_pool_exit(&rocectl_qp_pool);
 	rcu_barrier();	/* every entry's RCU free has run */
 	kmem_cache_destroy(rocectl_qp_cache);
 }
@@ -49,11 +110,22 @@ static void rocectl_qp_free(struct rocectl_qp *e)
 	call_rcu(&e->rcu, rocectl_qp_free_rcu);
 }
 
-static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, gfp_t gfp)
+/*
+ * A new entry. The create hooks take one from the pool; only when it ran
+ * dry do they allocate, which their context allows (a return handler runs
+ * from the rethook trampoline in the task's context, preemption off, never
+ * in NMI context).
+ */
+static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev,
+					   bool from_hook)
 {
-	struct rocectl_qp *e;
+	struct rocectl_qp *e = NULL;
 
-	e = kmem_cache_zalloc(rocectl_qp_cache, gfp);
+	if (from_hook)
+		e = rocectl_pool_take(&rocectl_qp_pool);
+	if (!e)
+		e = kmem_cache_zalloc(rocectl_qp_cache,
+				      from_hook ? GFP_ATOMIC : GFP_KERNEL);
 	if (!e)
 		return NULL;
 	spin_lock_init(&e->lock);
@@ -68,41 +140,75 @@ static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, gfp_t gfp)
  * (modified to RTR or a later sending state, or found so at load), never
  * in the packet path: a breakpoint kprobe's handler runs in NMI-like
  * context, where nothing may be allocated. Two callers racing keep one
- * allocation. Idle QPs (RESET, INIT) cost no per-CPU memory.
+ * allocation. Idle QPs (RESET, INIT) cost no per-CPU memory. Process
+ * context, or a hook's return handler (see rocectl_qp_alloc()).
  */
 void rocectl_qp_stats_alloc(struct rocectl_qp *e, gfp_t gfp)
 {
 	struct rocectl_qp_pcpu __percpu *pc;
-	int cpu;
 
 	if (!e->counts || READ_ONCE(e->stats))
 		return;
-	pc = alloc_percpu_gfp(struct rocectl_qp_pcpu, gfp);
+	pc = rocectl_stats_new_pcpu(gfp);
 	if (!pc) {
 		pr_warn_ratelimited("QP %u: no memory for counters\n", e->info.qpn);
 		return;
 	}
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(pc, cpu)->syncp);
 	if (cmpxchg(&e->stats, NULL, pc))
 		free_percpu(pc);
 }
 
-/* From the modify hook's entry: before the driver moves the QP. */
-void rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
-			  int mask)
+/*
+ * From the modify hook's entry handler, before the driver moves the QP,
+ * so that counting starts at RTR: counters from the pool for a QP about to
+ * carry packets. This handler may run in NMI context (a breakpoint probe):
+ * no allocation, no lock. One caller claims the QP's counters; if the pool
+ * ran dry it owes them, and returns the entry's id for its return handler
+ * to allocate (rocectl_qp_stats_owed()). Else 0.
+ */
+u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			 int mask)
 {
+	struct rocectl_qp_pcpu __percpu *pc;
 	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
+	u64 owed = 0;
 
 	if (!(mask & IB_QP_STATE) || attr->qp_state < IB_QPS_RTR ||
 	    attr->qp_state > IB_QPS_SQE)
-		return;
+		return 0;
 	qp = qp->real_qp;
 	rcu_read_lock();
 	rdev = rocectl_dev_lookup_rcu(qp->device->index);
 	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
-	if (e && e->ibqp == qp)
+	if (e && e->ibqp == qp && e->counts && !READ_ONCE(e->stats) &&
+	    !test_and_set_bit(0, &e->stats_claim)) {
+		pc = (struct rocectl_qp_pcpu __percpu __force *)
+		     rocectl_pool_take(&rocectl_stats_pool);
+		/* The take's xchg orders the refill's stores before this one. */
+		if (pc)
+			WRITE_ONCE(e->stats, pc);
+		else
+			owed = e->id;
+	}
+	rcu_read_unlock();
+	return owed;
+}
+
+/*
+ * From the modify hook's return handler, whatever the modify returned:
+ * the counters its entry handler claimed and the pool could not give.
+ */
+void rocectl_qp_stats_owed(struct ib_qp *qp, u64 id)
+{
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+
+	qp = qp->real_qp;
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(qp->device->index);
+	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	if (e && e->id == id)
 		rocectl_qp_stats_alloc(e, GFP_ATOMIC);
 	rcu_read_unlock();
 }
@@ -208,9 +314,15 @@ static void rocectl_qp_fill_created(struct rocectl_qp *e, struct ib_qp *qp,
 {
 	struct rocectl_qp_info *in = &e->info;
 
+	/* The ABI numbers the generic types as the RDMA core does. */
+	BUILD_BUG_ON(IB_QPT_GSI != (int)ROCECTL_QPT_GSI ||
+		     IB_QPT_UD != (int)ROCECTL_QPT_UD ||
+		     IB_QPT_RAW_PACKET != (int)ROCECTL_QPT_RAW_PACKET ||
+		     IB_QPT_XRC_TGT != (int)ROCECTL_QPT_XRC_TGT ||
+		     IB_QPT_DRIVER != (int)ROCECTL_QPT_DRIVER);
 	e->ibqp = qp;
 	in->qpn = qp->qp_num;
-	in->type = qp->qp_type;
+	in->type = rocectl_qp_type(qp->qp_type);
 	in->state = IB_QPS_RESET;
 	in->port = qp->port;
 	in->create_time = ktime_get_real_ns();
@@ -266,7 +378,7 @@ void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan)
 	rdev = rocectl_dev_lookup_rcu(qp->device->index);
 	if (!rdev)
 		goto out;
-	e = rocectl_qp_alloc(rdev, GFP_ATOMIC);
+	e = rocectl_qp_alloc(rdev, true);
 	if (!e) {
 		pr_warn_ratelimited("%s: QP %u not tracked: out of memory\n",
 				    rdev->name, qp->qp_num);
@@ -415,7 +527,7 @@ static void rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
 
 	if (qp->real_qp != qp)
 		return;
-	e = rocectl_qp_alloc(rdev, GFP_KERNEL);
+	e = rocectl_qp_alloc(rdev, false);
 	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
 	if (!e || !attr)
 		goto fail;

@@ -4,10 +4,12 @@
 #define _ROCECTL_H
 
 #include <linux/if.h>
+#include <linux/irq_work.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/sched.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include <linux/rocectl.h>
@@ -86,8 +88,10 @@ struct rocectl_qp {
 	/* User QPs: the creating thread group, numbered per pid namespace on reads. */
 	struct pid *owner;
 	u64 id;
-	/* Allocated at the move to RTR: idle QPs cost no per-CPU memory. */
+	/* Set at the move to RTR: idle QPs cost no per-CPU memory. */
 	struct rocectl_qp_pcpu __percpu *stats;
+	/* Bit 0: a modify hook took it on itself to set stats. */
+	unsigned long stats_claim;
 	bool counts;			/* the module counts this QP's packets */
 	/* Packet path PSN state (each direction is serialized by the driver). */
 	u32 tx_next_psn;
@@ -112,6 +116,25 @@ struct rocectl_port_info {
 	int netdev_ifindex;
 	char netdev_name[IFNAMSIZ];
 };
+
+/*
+ * pool.c: objects the QP hooks take instead of allocating. Large enough
+ * for a burst of QP creates or moves to RTR between two refills.
+ */
+#define ROCECTL_POOL_SIZE 64
+
+struct rocectl_pool {
+	void *slot[ROCECTL_POOL_SIZE];	/* NULL: taken */
+	void *(*alloc)(gfp_t gfp);
+	void (*free)(void *obj);
+	struct irq_work kick;
+	struct work_struct refill;
+};
+
+int rocectl_pool_init(struct rocectl_pool *p, void *(*alloc)(gfp_t gfp),
+		      void (*free)(void *obj));
+void rocectl_pool_exit(struct rocectl_pool *p);
+void *rocectl_pool_take(struct rocectl_pool *p);
 
 /* devices.c: the registry. Lookups and iteration need rocectl_devs_lock. */
 extern struct mutex rocectl_devs_lock;
@@ -144,8 +167,9 @@ void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 			 u64 *stats);
 pid_t rocectl_qp_reader_pid(const struct rocectl_qp *e);
 void rocectl_qp_stats_alloc(struct rocectl_qp *e, gfp_t gfp);
-void rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
-			  int mask);
+u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			 int mask);
+void rocectl_qp_stats_owed(struct ib_qp *qp, u64 id);
 
 /* The packet path counts a QP once its counters exist. */
 static inline bool rocectl_qp_stats_ready(const struct rocectl_qp *e)
@@ -181,6 +205,7 @@ void rocectl_rxe_hooks_exit(void);
 /* netlink.c: the generic netlink family. */
 int rocectl_nl_init(void);
 bool rocectl_nl_has_listeners(void);
+void rocectl_nl_multicast(struct sk_buff *skb);
 void rocectl_nl_exit(void);
 void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
 			   const char *prev_name);

@@ -7,8 +7,6 @@
 #include <net/genetlink.h>
 #include "watchdog.h"
 
-#define ROCECTL_MCGRP_EVENTS_ID 0
-
 static int rocectl_wd_put_prio(struct sk_buff *skb, const struct rocectl_wd *w,
 			       int d, int p)
 {
@@ -121,8 +119,7 @@ void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
 		nlmsg_free(skb);
 		return;
 	}
-	genlmsg_multicast(&rocectl_genl_family, skb, 0, ROCECTL_MCGRP_EVENTS_ID,
-			  GFP_KERNEL);
+	rocectl_nl_multicast(skb);
 }
 
 /*

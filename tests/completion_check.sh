@@ -123,7 +123,7 @@ fi
 OBJECTS="dev qp watchdog dcqcn check monitor apply version help"
 OPTIONS="-j -p -d -V -h --json --pretty --details --Version --help"
 FILTER="dev qpn pid port type state"
-TYPES="RC UC UD GSI SMI RAW_PACKET XRC_INI XRC_TGT"
+TYPES="RC UC UD GSI SMI RAW_PACKET XRC_INI XRC_TGT DRIVER"
 STATES="RESET INIT RTR RTS SQD SQE ERR"
 COUNTERS="tx_packets tx_bytes rx_packets rx_bytes rx_ecn_ce rx_cnp tx_cnp
 	rx_becn rx_nak_seq tx_nak_seq rx_rnr_nak tx_rnr_nak tx_retrans rx_dup

@@ -26,6 +26,7 @@
 static const char *const qp_types[] = {
 	[0] = "SMI", [1] = "GSI", [2] = "RC", [3] = "UC", [4] = "UD",
 	[8] = "RAW_PACKET", [9] = "XRC_INI", [10] = "XRC_TGT",
+	[ROCECTL_QPT_DRIVER] = "DRIVER",
 };
 
 static const char *const qp_states[] = {
@@ -642,7 +643,7 @@ static int qp_help(struct rocectl *rc)
 	       "       rocectl qp stats [ FILTER ] [ sort COUNTER ] [ watch [ SECONDS ] [ count N ] ]\n"
 	       "%s"
 	       "FILTER := [ dev DEV ] [ qpn N ] [ pid PID ] [ port N ] [ type TYPE ] [ state STATE ]\n"
-	       "TYPE := { RC | UC | UD | GSI | SMI | RAW_PACKET | XRC_INI | XRC_TGT }\n"
+	       "TYPE := { RC | UC | UD | GSI | SMI | RAW_PACKET | XRC_INI | XRC_TGT | DRIVER }\n"
 	       "STATE := { RESET | INIT | RTR | RTS | SQD | SQE | ERR }\n"
 	       "COUNTER := { tx_packets | tx_bytes | rx_packets | rx_bytes | rx_ecn_ce | rx_cnp |\n"
 	       "             tx_cnp | rx_becn | rx_nak_seq | tx_nak_seq | rx_rnr_nak | tx_rnr_nak |\n"

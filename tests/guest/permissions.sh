@@ -76,19 +76,40 @@ log_test "nobody reads: dev show/stats, qp show/stats, qp counters show, watchdo
 # monitor: the events group is open to everyone; QPs root creates are seen
 # (a QP each half second until one is: the monitor's start is not observable).
 # exec: $! is then the monitor itself (setpriv execs it), not a subshell.
+# A second listener, nobody in a pid namespace of its own (the monitor is
+# its pid 1, which a signal with a handler still reaches).
 (exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all -- \
 	$NB -j monitor qp > "$W/mon.json" 2> "$W/mon.err") &
 mon=$!
+(exec unshare --pid --fork --mount-proc setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	--bounding-set=-all -- $NB -j monitor qp > "$W/nsmon.json" 2> "$W/nsmon.err") &
+nsmon=$!
 for i in $(seq 20); do
 	"$QPT" many -d rxe0 -n 1 --state init > "$W/one.json" || fail "one QP"
 	qpn=$(jq '.qpns[0]' "$W/one.json")
-	busywait 500 grep -Eq "\"lqpn\": ?$qpn[,}]" "$W/mon.json" && break
+	busywait 500 eval 'grep -Eq "\"lqpn\": ?$qpn[,}]" "$W/mon.json" && grep -Eq "\"lqpn\": ?$qpn[,}]" "$W/nsmon.json"' && break
 done
-busywait 5000 eval '[ "$(jq -s -c "[.[] | select(.lqpn == $qpn) | .event] | unique" "$W/mon.json")" = "[\"create\",\"destroy\",\"modify\"]" ]' ||
+qp_events() {	# qp_events FILE: the events of root's QP $qpn on rxe0
+	jq -s -c "[.[] | select(.ifname == \"rxe0\" and .lqpn == $qpn)]" "$1"
+}
+busywait 5000 eval '[ "$(qp_events "$W/mon.json" | jq -c "[.[].event] | unique")" = "[\"create\",\"destroy\",\"modify\"]" ]' ||
 	fail "events of root's QP $qpn: $(tail -c 400 "$W/mon.json" | tr '\n' '|') $(head -c 200 "$W/mon.err")"
+log_test "nobody monitors: root's QP created, modified, destroyed"
+
+# No listener learns an owner it could not see in a dump: the events of a
+# user QP carry none at all (one multicast reaches every pid namespace).
+busywait 5000 eval '[ "$(qp_events "$W/nsmon.json" | jq length)" = 3 ]' ||
+	fail "events in a child pid namespace: $(tail -c 400 "$W/nsmon.json" | tr '\n' '|') $(head -c 200 "$W/nsmon.err")"
+check_eq "$(qp_events "$W/nsmon.json" | jq -c '[.[].event]')" '["create","modify","destroy"]' "events in a child pid namespace"
+for f in mon nsmon; do
+	check_eq "$(qp_events "$W/$f.json" | jq -c '[.[] | select(has("pid") or has("comm"))]')" "[]" "owner of root's QP in $f's events"
+	check_eq "$(jq -s -c '[.[] | select((.kernel | not) and (has("pid") or has("comm")))]' "$W/$f.json")" "[]" "owner of a user QP in $f's events"
+done
 kill $mon; wait $mon; code=$?
 check_eq "$code" 0 "monitor exit on SIGTERM: $(cat "$W/mon.err")"
-log_test "nobody monitors: root's QP created, modified, destroyed"
+kill $(pgrep -P $nsmon) 2>/dev/null; wait $nsmon; code=$?
+check_eq "$code" 0 "monitor in a child pid namespace, exit on SIGTERM: $(cat "$W/nsmon.err")"
+log_test "QP events tell no user QP's owner to any listener (nobody, nobody in a child pid namespace)"
 
 # --- changes -------------------------------------------------------------------------
 denied() {	# denied ARGS...: exit 4 and the message, as nobody

@@ -99,6 +99,49 @@ wait $bg || fail "traffic failed: $(cat "$W/bg.err")"
 check_eq "$(rc -j qp show type RC | jq length)" 0 "no RC QP left"
 log_test "rocectl unloaded and reloaded under traffic: traffic completes, no entry left"
 
+# --- unload under events, five times ----------------------------------------------------
+# QPs churn while a listener takes every event: the family goes while the
+# hooks still multicast. Each monitor must end with "module unloaded" (3),
+# having printed only whole events; the kernel log is checked at the end.
+"$QPT" churn -d rxe0 -t 60 -b 4 > "$W/echurn.json" 2> "$W/echurn.err" &
+echurn=$!
+for i in 1 2 3 4 5; do
+	"$ROCECTL" -j monitor > "$W/emon.json" 2> "$W/emon.err" &
+	emon=$!
+	busywait 10000 test -s "$W/emon.json" || fail "cycle $i: no event before the unload"
+	module_unload || fail "cycle $i: unload under events"
+	timeout "$T" tail --pid=$emon -f /dev/null || kill $emon
+	wait $emon; code=$?
+	check_eq "$code" 3 "cycle $i: monitor's exit at the unload: $(cat "$W/emon.err")"
+	jq -e -s 'length > 0 and all(.[]; .object == "qp" and has("event"))' "$W/emon.json" > /dev/null ||
+		fail "cycle $i: events: $(tail -c 300 "$W/emon.json")"
+	module_load || fail "cycle $i: reload"
+done
+kill $echurn 2>/dev/null; wait $echurn
+rc -j qp show > /dev/null || fail "the module answers after the reloads"
+log_test "unloaded five times under QP churn with a listener: each monitor ends at the unload, whole events only"
+
+# --- more QPs to RTR at once than the counters' pool holds --------------------------------
+"$QPT" pair -d rxe0 -g 1 -n 48 -m 5 -s 100 --hold > "$W/burst.json" 2> "$W/burst.err" &
+burst=$!
+busywait 60000 test -s "$W/burst.json" || fail "burst: $(cat "$W/burst.err")"
+rc -j qp stats dev rxe0 type RC > "$W/burst-st.json" || fail "qp stats"
+kill $burst; wait $burst
+python3 - "$W/burst.json" "$W/burst-st.json" <<'PY' > "$W/burst.txt" || fail "$(cat "$W/burst.txt")"
+import json, sys
+pairs = json.load(open(sys.argv[1]))["pairs"]
+qps = {q["lqpn"]: q["counters"] for q in json.load(open(sys.argv[2]))}
+bad = [] if len(pairs) == 48 else [f"{len(pairs)} pairs"]
+for p in pairs:
+    a, b = qps[p["a_qpn"]], qps[p["b_qpn"]]
+    got = (a["tx_packets"], a["tx_bytes"], b["rx_packets"], b["rx_bytes"])
+    if got != (5, 500, 5, 500) or b["tx_packets"] != a["rx_packets"] or not a["rx_packets"]:
+        bad.append(f"pair {p}: {got}, ACKs {b['tx_packets']}/{a['rx_packets']}")
+print("; ".join(bad[:3]))
+sys.exit(1 if bad else 0)
+PY
+log_test "96 QPs to RTS at once (more than the counters' pool): each counts its packets exactly"
+
 # --- a device deleted with live QPs ----------------------------------------------------
 hold_pair() { "$QPT" pair "$@" --hold > "$W/h.json" 2> "$W/h.err" & HOLDER=$!; busywait 20000 test -s "$W/h.json"; }
 hold_pair -d rxe1 -g 1 -n 2 -m 10 -s 64 || fail "hold on rxe1"

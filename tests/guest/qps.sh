@@ -105,6 +105,18 @@ compare_rdma || fail "after release"
 check_eq "$(rc -j qp show type RC | jq length)" 0 "RC QPs left"
 log_test "qp show agrees with rdma resource show (QPNs, type, state, pid, comm); filters"
 
+# --- QP types by name ------------------------------------------------------------
+hold_pair -d rxe0 -g 1 -n 1 -m 1 -s 8
+check_eq "$(rc -j qp show dev rxe0 | jq -c '[.[] | [.lqpn, .type]] | sort')" \
+	"$(jq -c '[[1, "GSI"], [.pairs[0].a_qpn, "RC"], [.pairs[0].b_qpn, "RC"]] | sort' "$W/pair.json")" "types in JSON"
+check_match "$(rc qp show dev rxe0 qpn 1)" "lqpn 1 type GSI " "GSI in text"
+check_match "$(rc qp show dev rxe0 qpn "$(pair_qpn a)")" " type RC " "RC in text"
+check_eq "$(rc -j qp show type DRIVER | jq -c .)" "[]" "no QP of a driver's own type on soft-RoCE"
+out=$(rc qp show type NOSUCH 2>&1)
+check_match "$out" "XRC_INI XRC_TGT DRIVER\." "DRIVER among the types"
+release_hold
+log_test "QP types: GSI and RC by name in text and JSON; DRIVER a type to filter by (none on soft-RoCE)"
+
 # --- identity and path ---------------------------------------------------------
 hold_pair -d rxe0 -g 1 -n 1 -m 5 -s 64 --tos 106
 a=$(pair_qpn a)

@@ -20,6 +20,7 @@
 #include "utils.h"
 #include "bth_test.h"
 #include "check_test.h"
+#include "qp_type_test.h"
 #include "mlx5/mlx5_test.h"
 #include "qp_counters_test.h"
 
@@ -330,6 +331,7 @@ static void report_bool(const char *name, int ok)
 int main(void)
 {
 	bth_tests(report_bool);
+	qp_type_tests(report_bool);
 	test_matches();
 	test_parse_u32();
 	test_json();

@@ -82,8 +82,10 @@
  *   told as the reader's pid namespace knows it (task_pid_vnr): its pid
  *   there, and no pid and no command name for an owner outside it; a
  *   ROCECTL_A_QP_PID filter is a pid of the reader's namespace. Kernel QPs
- *   carry their kernel user's name for everyone. Notifications, sent to
- *   every listener at once, carry pids of the initial pid namespace.
+ *   carry their kernel user's name for everyone. Notifications go to every
+ *   listener at once, whatever its pid namespace: they carry no owner
+ *   (neither ROCECTL_A_QP_PID nor ROCECTL_A_QP_COMM) of a user QP; a
+ *   listener asks QP_GET, which numbers it for the listener.
  *
  * ROCECTL_CMD_WD_SET (CAP_NET_ADMIN)
  *   Watch priorities of a netdev for PFC pause storms, or change how.
@@ -165,7 +167,8 @@
  *   An RDMA device was renamed: ROCECTL_A_DEV_INDEX, ROCECTL_A_DEV_NAME
  *   (the new name), ROCECTL_A_DEV_PREV_NAME (the old one).
  * ROCECTL_CMD_QP_CREATE_NTF
- *   A QP was created: the attributes of a QP_GET reply known at creation.
+ *   A QP was created: the attributes of a QP_GET reply known at creation
+ *   (QP notifications: without a user QP's owner, see "Who sees which QP").
  * ROCECTL_CMD_QP_MODIFY_NTF
  *   A QP changed state: a QP_GET reply plus ROCECTL_A_QP_PREV_STATE.
  * ROCECTL_CMD_QP_DESTROY_NTF
@@ -395,7 +398,11 @@ enum rocectl_cong_attr {
 	ROCECTL_A_CONG_MAX = __ROCECTL_A_CONG_MAX - 1
 };
 
-/* QP types, numbered as the RDMA core numbers them. */
+/*
+ * QP types, numbered as the RDMA core numbers them. DRIVER: every other
+ * type -- a driver's own (IB_QPT_DRIVER; mlx5's UMR, DCI and DCT QPs,
+ * numbered from 0x1000 in the kernel) or one no driver creates.
+ */
 enum rocectl_qp_type {
 	ROCECTL_QPT_SMI = 0,
 	ROCECTL_QPT_GSI = 1,
