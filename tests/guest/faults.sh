@@ -11,10 +11,12 @@
 #     is complete; a refused WD_SET leaves no watch;
 #   - the tool (nlfuzz faultexec): every fault point of a rocectl run in
 #     turn: the same output, or an error said, never a crash;
-#   - QP churn while rocectl's QP entries fail at random (GFP_ATOMIC in
-#     kretprobe handlers; failslab aimed at their cache, rocectl_qp, alone):
-#     the RDMA core still creates the QPs, rocectl says it does not track
-#     them; the QPs end as rdma(8) sees them. (Failing every allocation of
+#   - QP churn while rocectl's QP entries cannot be allocated (failslab
+#     aimed at their cache, rocectl_qp, alone, in every task: the hooks take
+#     entries from a pool refilled by a worker, and allocate GFP_ATOMIC
+#     only when it ran dry): the pool drains, the RDMA core still creates
+#     the QPs, rocectl says it does not track them; the QPs end as rdma(8)
+#     sees them; allocations back, tracking resumes. (Failing every allocation of
 #     the churn finds rdma_rxe's own error-path bug -- ODEBUG and lockdep in
 #     rxe_qp_do_cleanup for a QP it failed to create -- and can take the
 #     guest's 9p root away: not done.)
@@ -134,37 +136,45 @@ if [ -d $FS ] && [ -e /proc/self/fail-nth ]; then
 	done
 	log_test "failslab: the tool with each of its fault points failing (points:$tools): the same answer, or an error said; never a crash"
 
-	# --- QP creation while rocectl's QP entries fail at random ---
+	# --- QP creation while rocectl's QP entries cannot be allocated ---
 	# Their own cache only (cache-filter, the cache marked by the kernel's
-	# slub_debug=A,rocectl_qp): a QP is created and rocectl cannot
-	# track it ("not tracked" in the log, with its QPN: the RDMA core made
-	# it). The churn is marked once running: nothing of exec or loading fails.
+	# slub_debug=A,rocectl_qp), in every task: the hooks take entries from
+	# a pool that a worker refills, so the refill fails, the pool runs dry,
+	# and the hooks' own GFP_ATOMIC fallback fails: a QP is created and
+	# rocectl cannot track it ("not tracked" in the log, with its QPN: the
+	# RDMA core made it). Nothing else allocates from that cache.
 	"$ROCECTL" -j monitor qp > "$W/mon-fs.json" 2>&1 &
 	monfs=$!
 	mark=$(dmesg | wc -l)
 	slab=/sys/kernel/slab/rocectl_qp
 	[ "$(cat $slab/failslab 2> /dev/null)" = 1 ] ||
 		fail "failslab cannot aim at rocectl_qp alone: boot with slub_debug=A,rocectl_qp"
+	echo N > $FS/task-filter
 	echo Y > $FS/cache-filter
 	echo Y > $FS/ignore-gfp-wait
-	echo 30 > $FS/probability
+	echo 100 > $FS/probability
 	echo -1 > $FS/times
 	for i in $(seq "$RUNS"); do
-		"$QPT" churn -d rxe0 -t 2 -b 4 > "$W/churn.json" 2> "$W/churn.err" &
-		ch=$!
-		sleep 0.3
-		echo 1 > /proc/$ch/make-it-fail 2>/dev/null
-		wait $ch
-		qps_back "atomic run $i ($(head -c 200 "$W/churn.err"))"
+		"$QPT" churn -d rxe0 -t 2 -b 4 > "$W/churn.json" 2> "$W/churn.err"
+		qps_back "failing run $i ($(head -c 200 "$W/churn.err"))"
 	done
 	echo 0 > $FS/probability
 	echo N > $FS/ignore-gfp-wait
 	echo N > $FS/cache-filter
-	kill $monfs; wait $monfs
+	echo Y > $FS/task-filter
 	untracked=$(dmesg | tail -n +$((mark + 1)) | grep -c 'not tracked: out of memory')
-	echo "# QP churn under failing atomic allocations: $RUNS runs, rocectl could not track $untracked QPs (log lines, rate-limited)"
+	echo "# QP churn with rocectl's entries unallocatable: $RUNS runs, rocectl could not track $untracked QPs (log lines, rate-limited)"
 	[ "$untracked" -ge 1 ] || fail "rocectl's allocation never failed in $RUNS runs"
-	log_test "failslab: rocectl's QP entries failing at random in QP churn: the RDMA core creates QPs rocectl cannot track (and says so); all end as rdma sees them"
+	# Allocations back: the pool refills and new QPs are tracked again.
+	"$QPT" churn -d rxe0 -t 1 -b 4 > "$W/churn.json" 2> "$W/churn.err"
+	qps_back "after the failures"
+	"$QPT" many -d rxe0 -n 2 --state init --hold -T 30 < /dev/null > "$W/hold.json" 2>&1 &
+	hold=$!
+	busywait 10000 eval '[ "$(rc -j qp show | jq length)" -ge $((base + 2)) ]' ||
+		fail "QPs not tracked once allocations work again: rocectl $(rc -j qp show | jq length), baseline $base"
+	kill $hold 2> /dev/null; wait $hold 2> /dev/null
+	kill $monfs; wait $monfs
+	log_test "failslab: rocectl's QP entries unallocatable during QP churn: the RDMA core creates QPs rocectl cannot track (and says so); all end as rdma sees them; tracked again after"
 
 	fs_restore
 else
