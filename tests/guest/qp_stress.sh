@@ -103,7 +103,7 @@ log_test "rocectl unloaded and reloaded under traffic: traffic completes, no ent
 # QPs churn while a listener takes every event: the family goes while the
 # hooks still multicast. Each monitor must end with "module unloaded" (3),
 # having printed only whole events; the kernel log is checked at the end.
-"$QPT" churn -d rxe0 -t 60 -b 4 > "$W/echurn.json" 2> "$W/echurn.err" &
+"$QPT" churn -d rxe0 -t 300 -b 4 > "$W/echurn.json" 2> "$W/echurn.err" &
 echurn=$!
 for i in 1 2 3 4 5; do
 	"$ROCECTL" -j monitor > "$W/emon.json" 2> "$W/emon.err" &
