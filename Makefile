@@ -9,6 +9,8 @@
 #   make test-tools       the tests' programs (qptraffic, nlfuzz)
 #   make style            checkpatch, sparse and -Werror gates
 #   make check            the whole test suite (module, tool, QEMU guest)
+#   make check-quick      builds, unit tests, style, one guest boot with the
+#                         core scenarios (no DKMS, debug kernel or demo)
 #   make demo             build what it needs, boot a guest and show rocectl
 #                         on soft-RoCE
 #   make install          module, tool, man pages, completion, uapi header,
@@ -69,6 +71,9 @@ style:
 
 check:
 	tests/run
+
+check-quick:
+	tests/run --quick
 
 demo:
 	tests/demo.sh
@@ -147,5 +152,5 @@ clean:
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user simnic test-tools style check demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style check check-quick demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign
