@@ -5,9 +5,14 @@
 #   make                  module and tool
 #   make module           rocectl.ko against /lib/modules/$(KVER)/build
 #   make user             the rocectl tool
+#   make simnic           the simulated DCB NIC the tests and the demo use
+#   make test-tools       the tests' programs (qptraffic, nlfuzz)
 #   make style            checkpatch, sparse and -Werror gates
 #   make check            the whole test suite (module, tool, QEMU guest)
-#   make demo             boot a guest and show rocectl on soft-RoCE
+#   make check-quick      builds, unit tests, style, one guest boot with the
+#                         core scenarios (no DKMS, debug kernel or demo)
+#   make demo             build what it needs, boot a guest and show rocectl
+#                         on soft-RoCE
 #   make install          module, tool, man pages, completion, uapi header,
 #                         systemd unit, udev rule, modprobe.d/modules-load.d
 #   make uninstall        remove what install put in place
@@ -53,11 +58,22 @@ module:
 user:
 	$(MAKE) -C user
 
+simnic: module
+	@test -d $(KERNELDIR) || { echo "No kernel build tree at $(KERNELDIR):" \
+		"install linux-headers-$(KVER) or set KVER=/KERNELDIR=." >&2; exit 1; }
+	$(MAKE) -C $(KERNELDIR) M=$(PWD)/tests/simnic modules
+
+test-tools:
+	$(MAKE) -C tests/tools
+
 style:
 	tests/style.sh
 
 check:
 	tests/run
+
+check-quick:
+	tests/run --quick
 
 demo:
 	tests/demo.sh
@@ -132,7 +148,9 @@ sign: module
 clean:
 	@if [ -d $(KERNELDIR) ]; then $(MAKE) -C $(KERNELDIR) M=$(PWD) clean; fi
 	$(MAKE) -C user clean
+	@if [ -d $(KERNELDIR) ]; then $(MAKE) -C $(KERNELDIR) M=$(PWD)/tests/simnic clean; fi
+	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user style check demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style check check-quick demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign

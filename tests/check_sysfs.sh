@@ -15,6 +15,9 @@ ROCECTL=$(realpath "${ROCECTL:-$ROOT/user/rocectl}")
 F=$(mktemp -d)
 trap 'rm -rf "$F"' EXIT
 status=0
+# shellcheck source=tests/results.sh
+. "$ROOT/tests/results.sh"
+plan 12
 
 result() {	# result WHAT OK [WHY]
 	if [ "$2" = 0 ]; then

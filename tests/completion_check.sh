@@ -19,6 +19,10 @@ if [ -z "${COMPLETION_CHECK_PLAIN:-}" ]; then
 fi
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=tests/results.sh
+. "$ROOT/tests/results.sh"
+# Eleven groups; the device names alone with COMPLETION_DEVICES_ONLY=1.
+if [ -n "${COMPLETION_DEVICES_ONLY:-}" ]; then plan 1; else plan 11; fi
 ROCECTL=$(realpath "${ROCECTL:-$ROOT/user/rocectl}")
 PATH=$(dirname "$ROCECTL"):$PATH
 W=$(mktemp -d)

@@ -1,18 +1,50 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The demo on a machine without RoCE hardware: build rocectl, boot Debian's
-# kernel under QEMU and show it at work on soft-RoCE.
-set -eu
+# The demo on a machine without RoCE hardware: build what it needs (the
+# module, the tool, the simulated DCB NIC, the test tools), boot Debian's
+# kernel under QEMU and show rocectl at work on soft-RoCE. A step that
+# fails stops the demo with a sentence naming it, and exit status 1.
+set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT"
+cd "$ROOT" || exit 1
 . tests/kver.sh
-echo "== building rocectl.ko for $KVER and the rocectl tool"
-make -s module KVER="$KVER" 2>&1 | grep -v BTF || true
-make -s user
 out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+stop() {	# stop SENTENCE
+	echo "demo: $*" >&2
+	exit 1
+}
+
+# step WHAT COMMAND...: run a build step, its output kept back unless it fails.
+step() {
+	local what=$1 code
+	shift
+	echo "== $what"
+	"$@" > "$out/step.log" 2>&1
+	code=$?
+	if [ $code -ne 0 ]; then
+		tail -n 20 "$out/step.log" >&2
+		stop "the step \"$what\" failed (exit $code)."
+	fi
+}
+
+step "building rocectl.ko and rocectl_mlx5.ko for $KVER" make -s module KVER="$KVER"
+step "building the rocectl tool" make -s user
+step "building the simulated DCB NIC (tests/simnic) for $KVER" make -s simnic KVER="$KVER"
+step "building the test tools (qptraffic)" make -s test-tools
+
 echo "== booting the guest (software emulation, about 10 s)"
 code=0
-VM_TIMEOUT=300 tests/qemu/vm.sh "$out" bash tests/demo/guest-demo.sh > /dev/null 2>&1 || code=$?
-cat "$out/job.log" 2>/dev/null || tail -n 30 "$out/console.log"
-rm -rf "$out"
-exit $code
+VM_TIMEOUT=300 tests/qemu/vm.sh "$out/vm" bash tests/demo/guest-demo.sh > "$out/vm.log" 2>&1 || code=$?
+if [ -f "$out/vm/job.log" ]; then
+	cat "$out/vm/job.log"
+else
+	tail -n 30 "$out/vm/console.log" 2> /dev/null
+fi
+case $code in
+0) ;;
+125) tail -n 5 "$out/vm.log" >&2; stop "the guest died before the demo finished." ;;
+124) stop "the demo did not finish in the guest's 300 s." ;;
+*) stop "the demo stopped in the guest (exit $code): see the step it names above." ;;
+esac

@@ -10,6 +10,9 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
+# shellcheck source=tests/results.sh
+. tests/results.sh
+plan 12	# four for each of two prefixes; unit, versions, dkms.conf, sign
 KVER=${1:-$(uname -r)}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT

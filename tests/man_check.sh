@@ -20,6 +20,8 @@ case $ROCECTL in
 */*) ROCECTL=$PWD/$ROCECTL ;;	# relative to where we were started
 esac
 cd "$ROOT" || exit 1
+# shellcheck source=tests/results.sh
+. tests/results.sh
 MAN=user/man
 status=0
 TMP=$(mktemp -d)
@@ -150,17 +152,50 @@ check_words() {
 	result "$1 $2" $? "missing: ${miss% }"
 }
 
+# --- the tool, and the plan ---------------------------------------------------------
+# A copy: one and the same tool for every question, even if it is rebuilt meanwhile.
+if ! tool=$(command -v "$ROCECTL") || ! cp "$tool" "$TMP/rocectl" 2> /dev/null; then
+	result "the tool to check against exists" 1 "no $ROCECTL: make -C user"
+	exit 1
+fi
+ROCECTL=$TMP/rocectl
+if ! top=$(cd "$TMP" && timeout 10 "$ROCECTL" help < /dev/null 2>&1); then
+	result "rocectl help answers" 1 "$(printf '%s' "$top" | head -n 2 | tr '\n' ' ')"
+	exit 1
+fi
+
+# OBJECT := { dev | qp | ... }, OPTIONS := { -j[son] | ... }
+objects=$(printf '%s\n' "$top" | sed -n 's/.*OBJECT := {\(.*\)}.*/\1/p' | tr -d '|')
+options=$(printf '%s\n' "$top" | sed -n 's/.*OPTIONS := {\(.*\)}.*/\1/p' | tr -d '|')
+# The objects whose page is checked against their help: those with commands
+# ("rocectl OBJECT help" answers), and apply even before the tool has it.
+checked=
+for o in $(tr -s ' ' '\n' <<< "$objects apply" | awk '!seen[$0]++'); do
+	[ "$o" = help ] && continue
+	if [ "$o" = apply ] || tool_help "$o" > /dev/null; then
+		checked="$checked $o"
+	fi
+done
+
+pages=$(ls $MAN/*.[1-8] 2> /dev/null)
+# Two a page (or one: none found); then the objects and options, rocectl.8's
+# words and exit statuses, one per checked object, two for rocectl.conf.5,
+# two for the DCQCN names.
+npages=$(wc -w <<< "$pages")
+plan $(( (npages > 0 ? 2 * npages : 1) + 3 + $(wc -w <<< "$checked") + 2 + 2 ))
+
 # --- every page renders cleanly and has the sections a page needs --------------
 have_man=1
 for tool in man groff; do
 	command -v $tool > /dev/null || have_man=0
 done
-pages=$(ls $MAN/*.[1-8] 2> /dev/null)
 [ -n "$pages" ] || result "pages exist in $MAN" 1 "none found"
 for page in $pages; do
 	name=$(basename "$page")
 	if [ $have_man = 0 ]; then
 		result "$name renders without warnings (man --warnings, groff -ww)" 1 \
+			"man-db or groff is not installed"
+		result "$name has NAME, SYNOPSIS, DESCRIPTION, EXAMPLES, SEE ALSO; its rocectl references exist" 1 \
 			"man-db or groff is not installed"
 		continue
 	fi
@@ -185,23 +220,8 @@ for page in $pages; do
 done
 
 # --- the pages against the tool ----------------------------------------------------
-# A copy: one and the same tool for every question, even if it is rebuilt meanwhile.
-if ! tool=$(command -v "$ROCECTL") || ! cp "$tool" "$TMP/rocectl" 2> /dev/null; then
-	result "the tool to check against exists" 1 "no $ROCECTL: make -C user"
-	exit 1
-fi
-ROCECTL=$TMP/rocectl
-if ! top=$(cd "$TMP" && timeout 10 "$ROCECTL" help < /dev/null 2>&1); then
-	result "rocectl help answers" 1 "$(printf '%s' "$top" | head -n 2 | tr '\n' ' ')"
-	exit 1
-fi
-
-# OBJECT := { dev | qp | ... }, OPTIONS := { -j[son] | ... }
-objects=$(printf '%s\n' "$top" | sed -n 's/.*OBJECT := {\(.*\)}.*/\1/p' | tr -d '|')
-options=$(printf '%s\n' "$top" | sed -n 's/.*OPTIONS := {\(.*\)}.*/\1/p' | tr -d '|')
-if [ -z "$objects" ] || [ -z "$options" ]; then
-	result "rocectl help lists objects and options" 1 "no OBJECT := or OPTIONS := line"
-fi
+[ -n "$objects" ] && [ -n "$options" ]
+result "rocectl help lists objects and options" $? "no OBJECT := or OPTIONS := line"
 
 # rocectl.8: every object (and the page of each that has commands), every
 # option short and long (-j[son]: -j and --json).
@@ -227,12 +247,13 @@ if [ -f $MAN/rocectl.8 ]; then
 	[ -n "$codes" ] && [ -z "$miss" ]
 	result "rocectl.8 EXIT STATUS gives every exit status rocectl help lists" $? \
 		"${codes:+missing: }${miss:-rocectl help lists none}"
+else
+	result "rocectl.8 EXIT STATUS gives every exit status rocectl help lists" 1 "no page $MAN/rocectl.8"
 fi
 
 # Each object with commands: its page names every command, keyword and value
 # of "rocectl OBJECT help". apply is checked even before the tool has it.
-for o in $(tr -s ' ' '\n' <<< "$objects apply" | awk '!seen[$0]++'); do
-	[ "$o" = help ] && continue
+for o in $checked; do
 	if help=$(tool_help "$o"); then
 		{ printf '%s\n' "$help" | grammar_words
 		  printf '%s\n' "$help" | help_tables
@@ -250,22 +271,26 @@ done
 if wd=$(tool_help watchdog); then
 	{ printf '%s\n' "$wd" | grammar_words "$CONF_COMMANDS"; echo /etc/rocectl/rocectl.conf; } |
 		check_words rocectl.conf.5 "names every keyword and value of watchdog ${CONF_COMMANDS// /, }, as policy lines take them"
+else
+	result "rocectl.conf.5 names every keyword and value of watchdog ${CONF_COMMANDS// /, }" 1 \
+		"rocectl watchdog help does not answer"
 fi
 if dc=$(tool_help dcqcn); then
 	printf '%s\n' "$dc" | grammar_words "$CONF_DCQCN_COMMANDS" |
 		check_words rocectl.conf.5 "names every keyword of dcqcn ${CONF_DCQCN_COMMANDS// /, }, as policy lines take them"
+else
+	result "rocectl.conf.5 names every keyword of dcqcn ${CONF_DCQCN_COMMANDS// /, }" 1 \
+		"rocectl dcqcn help does not answer"
 fi
 
 # rocectl-dcqcn.8: every parameter and counter the mlx5 backend knows, also
 # those without an alias (which rocectl dcqcn help does not list). Read from
 # the backend's own tables in kernel/mlx5/cong.c (names in double quotes).
 CONG_SRC=kernel/mlx5/cong.c
-if [ -f "$CONG_SRC" ] && tool_help dcqcn > /dev/null; then
-	names=$(grep -oE '"(rp|np)_[a-z0-9_]+"' "$CONG_SRC" | tr -d '"' | awk '!seen[$0]++')
-	[ -n "$names" ]
-	result "$CONG_SRC lists DCQCN parameters and counters" $? "no \"rp_*\"/\"np_*\" names found"
-	[ -n "$names" ] && printf '%s\n' "$names" |
-		check_words rocectl-dcqcn.8 "names every DCQCN parameter and counter of $CONG_SRC"
-fi
+names=$(grep -oE '"(rp|np)_[a-z0-9_]+"' "$CONG_SRC" 2> /dev/null | tr -d '"' | awk '!seen[$0]++')
+[ -n "$names" ]
+result "$CONG_SRC lists DCQCN parameters and counters" $? "no \"rp_*\"/\"np_*\" names found"
+printf '%s\n' "$names" |
+	check_words rocectl-dcqcn.8 "names every DCQCN parameter and counter of $CONG_SRC"
 
 exit $status

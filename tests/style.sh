@@ -6,6 +6,9 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 . tests/kver.sh
+# shellcheck source=tests/results.sh
+. tests/results.sh
+plan 3	# checkpatch, sparse, the tool's -Werror build
 cache=${ROCECTL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rocectl}
 status=0
 

@@ -11,8 +11,9 @@
 #
 #   tests/debug/run.sh [all | SCENARIO...]
 #
-# One result line per test, each "debug: "-prefixed, then "N passed, N
-# failed"; exit status 0 only if all passed. Scenarios default to
+# One result line per test, each "debug: "-prefixed (each scenario's
+# checked against its plan by the guest runner), then "N passed, N failed,
+# N skipped" (tests/results.sh); exit status 0 only if none failed. Scenarios default to
 # $ROCECTL_DEBUG_SCENARIOS, else the lane's list below (README, "Tests");
 # all: every scenario of the guest runner.
 # Environment: ROCECTL_DEBUG_T (T, each bounded guest command, default 120
@@ -25,7 +26,9 @@ set -u
 # All of it is read before it runs: the checkout may change meanwhile.
 main() {
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT"
+cd "$ROOT" || exit 1
+# shellcheck source=tests/results.sh
+. tests/results.sh
 
 # The lane's scenarios in make check: those that drive the module's kernel
 # paths (netlink, QP tracking, the packet path, the watchdog, unloads,
@@ -64,9 +67,11 @@ RESULTS=$OUT/results.tap
 lane_start=$(date +%s)
 
 result() {	# result NAME OK [WHY]
-	local line="ok - debug: $1"
-	[ "$2" = 0 ] || line="not ok - debug: $1 # $(printf '%s' "${3:-failed}" | tr '\n' '|' | cut -c1-600)"
-	echo "$line" | tee -a "$RESULTS"
+	if [ "$2" = 0 ]; then
+		report "ok - debug: $1"
+	else
+		report "not ok - debug: $1 # $(printf '%s' "${3:-failed}" | tr '\n' '|' | cut -c1-600)"
+	fi
 }
 
 # waive: turn "not ok - NAME # WHY" into "ok - NAME # SKIP ..." where
@@ -94,12 +99,8 @@ for line in sys.stdin:
 }
 
 finish() {
-	local passed failed
-	passed=$(grep -c '^ok - ' "$RESULTS")
-	failed=$(grep -c '^not ok - ' "$RESULTS")
 	echo "# debug lane: logs in $OUT; $(( $(date +%s) - lane_start )) s in all"
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
+	results_summary "$RESULTS"
 	exit
 }
 

@@ -7,8 +7,8 @@
 # to PASS with the fix the tool printed; the values in the evidence against
 # what dcb(8), ip(8), ethtool(8), ibv_devinfo(1) and
 # sysfs show; JSON; bad input.
-# 14 tests (13 and the kernel log).
 . "$(dirname "$0")/lib.sh"
+plan 14
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 

@@ -3,6 +3,7 @@
 # Scenario: the module's life cycle and its view of RDMA devices, checked
 # against rdma(8), in text and JSON, with device events and bad input.
 . "$(dirname "$0")/lib.sh"
+plan 35
 W=$(mktemp -d)
 
 kmsg_mark

@@ -17,6 +17,7 @@
 # FUZZ_COUNT messages per phase (default 100000), FUZZ_SEED (default: the
 # time; printed, to replay a run).
 . "$(dirname "$0")/lib.sh"
+plan 9
 W=$(mktemp -d)
 SIM=/sys/kernel/debug/simnic
 QPT=$ROOT/tests/tools/build/qptraffic

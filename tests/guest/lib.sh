@@ -1,18 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced by the guest scenarios: results, waiting, kernel-log checks and
-# the soft-RoCE topologies. Results are lines "ok - SCENARIO: TEST" or
-# "not ok - SCENARIO: TEST # WHY", on stdout and in $RESULTS.
+# the soft-RoCE topologies. Results are lines "ok - SCENARIO: TEST",
+# "ok - SCENARIO: TEST # SKIP WHY" or "not ok - SCENARIO: TEST # WHY", on
+# stdout and in $RESULTS (tests/results.sh).
+#
+# A scenario declares its plan first: "plan N", N the results it reports
+# (log_test, log_skip, kmsg_check and anything else writing to $RESULTS)
+# in every path it can take when nothing fails. A test that cannot run
+# there reports a SKIP (log_skip), so that the count holds. The guest
+# runner (run.sh) fails a scenario that reports fewer or more results than
+# it planned, or is killed at its time limit.
 
 export ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ROCECTL=$ROOT/user/rocectl
 MODULE=$ROOT/rocectl.ko
 NLRAW="python3 $ROOT/tests/tools/nlraw.py"
 RESULTS=${RESULTS:-${ROCECTL_OUT:-${TMPDIR:-/tmp}}/results.tap}
+export -n RESULTS	# the scenario's own: not for the programs it runs
 SCENARIO=${SCENARIO:-$(basename "$0" .sh)}
 # Every command that could hang is bounded by this many seconds.
 T=${T:-20}
 
 # --- results ---------------------------------------------------------------
+# shellcheck source=tests/results.sh
+. "$ROOT/tests/results.sh"
 RET=0
 MSG=
 
@@ -42,8 +53,14 @@ log_test() {
 	else
 		line="not ok - $SCENARIO: $1 # $MSG"
 	fi
-	echo "$line"
-	echo "$line" >> "$RESULTS"
+	report "$line"
+	RET=0
+	MSG=
+}
+
+# log_skip NAME WHY: report a test that cannot run here as skipped.
+log_skip() {
+	report "ok - $SCENARIO: $1 # SKIP $2"
 	RET=0
 	MSG=
 }

@@ -6,6 +6,7 @@
 # other NIC's netdev, leaves a watch that holds PFC alone when it comes and
 # goes, and the load order is enforced; the kernel log stays clean.
 . "$(dirname "$0")/lib.sh"
+plan 6
 SIM=/sys/kernel/debug/simnic
 BACKEND=$ROOT/rocectl_mlx5.ko
 kmsg_mark

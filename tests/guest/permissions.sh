@@ -15,6 +15,7 @@
 # owner the reader's namespace does not contain; kernel QPs with their
 # kernel user's name, for everyone.
 . "$(dirname "$0")/lib.sh"
+plan 10
 W=$(mktemp -d)
 SIM=/sys/kernel/debug/simnic
 QPT=$ROOT/tests/tools/build/qptraffic

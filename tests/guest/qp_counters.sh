@@ -8,6 +8,7 @@
 # qp stats shows the module's counters, labelled, and no hardware counters;
 # an unprivileged bind is refused for lack of CAP_NET_ADMIN.
 . "$(dirname "$0")/lib.sh"
+plan 7
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 

@@ -4,6 +4,7 @@
 # of QPs; create/destroy churn under dumps; unloading rocectl under traffic;
 # devices and rdma_rxe going away under rocectl.
 . "$(dirname "$0")/lib.sh"
+plan 9
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 TR=/sys/kernel/tracing

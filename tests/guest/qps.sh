@@ -4,6 +4,7 @@
 # its soft-RoCE counters, checked against real RDMA traffic, rxe's own port
 # counters, rdma(8), tracepoints and a CE-marking path.
 . "$(dirname "$0")/lib.sh"
+plan 10
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 

@@ -9,6 +9,7 @@
 # Every program started in the guest costs up to a second or more (the root
 # comes over 9p), so results are parsed with bash itself, not python.
 . "$(dirname "$0")/lib.sh"
+plan 19
 QPT=$ROOT/tests/tools/build/qptraffic
 W=$(mktemp -d)
 HOLDER=

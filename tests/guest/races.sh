@@ -23,6 +23,7 @@ QPT=$ROOT/tests/tools/build/qptraffic
 NLFUZZ=$ROOT/tests/tools/build/nlfuzz
 S=${RACE_SECONDS:-60}
 RACES=${RACES:-"a c d b"}
+plan $((2 + $(echo $RACES | wc -w)))
 
 kmsg_mark
 simnic_pair sim0 sim1 || fail "simnic"

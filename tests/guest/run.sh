@@ -1,10 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs in the guest: every scenario in turn, each bounded in time and
-# started from a clean slate, results appended to $RESULTS.
+# started from a clean slate, its results in scenarios/SCENARIO.tap and
+# appended to results.tap with one more: the scenario against its plan
+# (tests/results.sh). Exit status 0 once every scenario has run.
 here=$(cd "$(dirname "$0")" && pwd)
-export RESULTS=${ROCECTL_OUT:-${TMPDIR:-/tmp}}/results.tap
+# shellcheck source=tests/results.sh
+. "$here/../results.sh"
+out=${ROCECTL_OUT:-${TMPDIR:-/tmp}}
+RESULTS=$out/results.tap
 : > "$RESULTS"
+mkdir -p "$out/scenarios"
 
 SCENARIOS=${SCENARIOS:-"install devices qps qp_counters qp_stress watchdog wd_hold faults fuzz permissions simnic check qptraffic races mlx5"}
 
@@ -54,11 +60,12 @@ for s in $SCENARIOS; do
 	limit=${SCENARIO_TIMEOUT:-300}
 	# races: four races of RACE_SECONDS each, and their checks.
 	[ "$s" = races ] && limit=$((limit + 4 * ${RACE_SECONDS:-60}))
-	SCENARIO=$s timeout -k 5 "$limit" bash "$here/$s.sh"
+	sc=$out/scenarios/$s.tap
+	: > "$sc"
+	SCENARIO=$s RESULTS=$sc timeout -k 5 "$limit" bash "$here/$s.sh"
 	code=$?
-	if [ $code -eq 124 ] || [ $code -eq 137 ]; then
-		echo "not ok - $s: finished in time # timed out" | tee -a "$RESULTS"
-	fi
+	grep -E '^(not )?ok - ' "$sc" >> "$RESULTS"
+	plan_check "$s" "$sc" "$code" "$limit"
 done
 clean_slate
 exit 0

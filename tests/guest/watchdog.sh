@@ -5,6 +5,7 @@
 # XON frames, link flaps, backoff, failing drivers, conflicts, unload,
 # netdevs going away, the big red switch, bad input.
 . "$(dirname "$0")/lib.sh"
+plan 17
 W=$(mktemp -d)
 SIM=/sys/kernel/debug/simnic
 QPT=$ROOT/tests/tools/build/qptraffic

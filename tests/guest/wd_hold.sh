@@ -10,6 +10,7 @@
 # hardware backend (simnic_backend.ko, test-only) leaving and arriving.
 # The reference for PFC is dcb(8); for events, rocectl monitor.
 . "$(dirname "$0")/lib.sh"
+plan 10
 W=$(mktemp -d)
 SIM=/sys/kernel/debug/simnic
 BACKEND=$ROOT/tests/simnic/simnic_backend.ko
