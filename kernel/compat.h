@@ -1,24 +1,68 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Every difference between the kernels rocectl builds against lives here,
- * force-included before any other header. Tested: Linux 6.1 (Debian 12).
+ * force-included before any other header. Tested: Linux 5.10 (Debian 11),
+ * 6.1 (Debian 12) and 6.12 (Debian 12 backports).
  */
 #ifndef _ROCECTL_COMPAT_H
 #define _ROCECTL_COMPAT_H
 
 #include <linux/netlink.h>
+#include <linux/version.h>
 
-/* Probed, not versioned: missing-attribute extack arrived in 6.0. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
+#error "rocectl needs Linux 5.10 or newer"
+#endif
+
+/*
+ * Probed, not versioned: extack names a missing attribute from 6.0 on.
+ * Before, the reply can only say in words that one is missing.
+ */
 #ifndef NL_SET_ERR_ATTR_MISS
-#error "rocectl needs Linux 6.1 or newer"
+#define NL_SET_ERR_ATTR_MISS(extack, nest, type) \
+	NL_SET_ERR_MSG_MOD(extack, "a required attribute is missing")
+#endif
+
+/* Arrived with NL_SET_ERR_ATTR_MISS in 6.0 (in net/genetlink.h). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
+#define GENL_REQ_ATTR_CHECK(info, attr) ({				\
+	struct genl_info *__info = (info);				\
+	u32 __attr = (attr);						\
+	int __missing = !__info->attrs[__attr];				\
+									\
+	if (__missing)							\
+		NL_SET_ERR_ATTR_MISS(__info->extack, NULL, __attr);	\
+	__missing;							\
+})
 #endif
 
 /* __assign_str() lost its source argument in 6.10: no feature to probe. */
-#include <linux/version.h>
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
 #define rocectl_assign_str(dst, src) __assign_str(dst)
 #else
 #define rocectl_assign_str(dst, src) __assign_str(dst, src)
+#endif
+
+/* A dump's parsed attributes moved into a struct genl_info of its own in 6.2. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define rocectl_dump_attrs(cb) (genl_dumpit_info(cb)->info.attrs)
+#else
+#define rocectl_dump_attrs(cb) (genl_dumpit_info(cb)->attrs)
+#endif
+
+/*
+ * Every tracked resource, shown or not: the show_details flag arrived in
+ * 5.12 (5.10 counts them all, without it).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 12, 0)
+#define rocectl_restrack_count(dev, type) rdma_restrack_count(dev, type, true)
+#else
+#define rocectl_restrack_count(dev, type) rdma_restrack_count(dev, type)
+#endif
+
+/* No ENDBR before a function's ftrace call site before x86 IBT (5.18). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
+#define ENDBR_INSN_SIZE 0
 #endif
 
 #endif /* _ROCECTL_COMPAT_H */

@@ -252,12 +252,12 @@ static int rocectl_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 static int rocectl_nl_dev_get_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = rocectl_dump_attrs(cb);
 	unsigned long index = cb->args[0];
 	struct rocectl_dev *rdev;
 	int err = 0;
 
-	if (info->attrs[ROCECTL_A_DEV_INDEX] || info->attrs[ROCECTL_A_DEV_NAME]) {
+	if (attrs[ROCECTL_A_DEV_INDEX] || attrs[ROCECTL_A_DEV_NAME]) {
 		NL_SET_ERR_MSG_MOD(cb->extack,
 				   "a device dump takes no device: use a plain get");
 		return -EINVAL;

@@ -246,22 +246,22 @@ static int rocectl_nl_dump_dev_qps(struct sk_buff *skb,
 
 int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = rocectl_dump_attrs(cb);
 	unsigned long dev_index = cb->args[0], qpn = cb->args[1];
 	struct rocectl_dev *rdev, *only = NULL;
 	struct rocectl_qp_filter f;
 	int err = 0;
 
-	if (info->attrs[ROCECTL_A_QP_NUM]) {
+	if (attrs[ROCECTL_A_QP_NUM]) {
 		NL_SET_ERR_MSG_MOD(cb->extack,
 				   "a QP dump takes no QP number: use a plain get");
 		return -EINVAL;
 	}
-	rocectl_qp_filter_parse(info->attrs, &f);
+	rocectl_qp_filter_parse(attrs, &f);
 
 	mutex_lock(&rocectl_devs_lock);
-	if (info->attrs[ROCECTL_A_DEV_INDEX] || info->attrs[ROCECTL_A_DEV_NAME]) {
-		only = rocectl_nl_find_dev(info->attrs, cb->extack);
+	if (attrs[ROCECTL_A_DEV_INDEX] || attrs[ROCECTL_A_DEV_NAME]) {
+		only = rocectl_nl_find_dev(attrs, cb->extack);
 		if (IS_ERR(only)) {
 			err = PTR_ERR(only);
 			goto out;

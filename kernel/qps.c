@@ -583,7 +583,7 @@ void rocectl_qps_scan(struct rocectl_dev *rdev)
 	int total, found = 0;
 	u32 port, id;
 
-	total = rdma_restrack_count(rdev->ibdev, RDMA_RESTRACK_QP, true);
+	total = rocectl_restrack_count(rdev->ibdev, RDMA_RESTRACK_QP);
 	rdma_for_each_port(rdev->ibdev, port) {
 		found += rocectl_qp_adopt_id(rdev, port << 24);
 		found += rocectl_qp_adopt_id(rdev, port << 24 | 1);

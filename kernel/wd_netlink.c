@@ -426,10 +426,10 @@ int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 int rocectl_nl_wd_brs_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	if (GENL_REQ_ATTR_CHECK(info, ROCECTL_A_WD_BRS))
-		return -EINVAL;
 	int failed;
 
+	if (GENL_REQ_ATTR_CHECK(info, ROCECTL_A_WD_BRS))
+		return -EINVAL;
 	rtnl_lock();
 	failed = rocectl_wd_set_brs(nla_get_u8(info->attrs[ROCECTL_A_WD_BRS]));
 	rtnl_unlock();

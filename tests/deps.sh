@@ -3,6 +3,16 @@
 # Install, with apt-get, everything rocectl needs to build and to run its
 # tests and demo on Debian 12 (flex ... libssl-dev: the debug lane's kernel
 # build, tests/debug/). Idempotent; needs root.
+#
+# The other kernels the module is built and booted against (tests/run's
+# extra lanes): Debian 12's 6.12 from bookworm-backports and Debian 11's
+# 5.10 from bullseye. Both suites are added with the archive's own keyring
+# and pinned below bookworm (priority 100 and 90), so that nothing else is
+# ever upgraded or taken from them; their kernels are installed by exact
+# package name. bullseye's 5.10 headers build with the compiler that kernel
+# was built with, gcc-10, and their kbuild links libssl1.1: both come from
+# bullseye too and install beside bookworm's gcc-12 and libssl3 (apt
+# resolves them; nothing is unpacked by hand).
 set -eu
 PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 xz-utils
@@ -10,9 +20,11 @@ PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq ethtool
 	dkms openssl udev systemd man-db groff-base
 	flex bison bc libelf-dev libssl-dev"
+KERNELS="linux-headers-6.12.95+deb12-amd64 linux-image-6.12.95+deb12-amd64
+	linux-headers-5.10.0-32-amd64 linux-image-5.10.0-32-amd64"
 
 missing=
-for p in $PACKAGES; do
+for p in $PACKAGES $KERNELS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
@@ -21,6 +33,29 @@ if [ "$(id -u)" != 0 ]; then
 	echo "missing packages:$missing -- run this as root" >&2
 	exit 1
 fi
+# put FILE: FILE gets this function's standard input, unless it has it already.
+put() {
+	local new
+	new=$(cat)
+	[ "$(cat "$1" 2>/dev/null)" = "$new" ] || printf '%s\n' "$new" > "$1"
+}
+put /etc/apt/sources.list.d/rocectl-kernels.sources <<EOF
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports bullseye
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+put /etc/apt/preferences.d/rocectl-kernels <<EOF
+Package: *
+Pin: release n=bookworm-backports
+Pin-Priority: 100
+
+Package: *
+Pin: release n=bullseye
+Pin-Priority: 90
+EOF
+
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends $missing
+apt-get -o DPkg::Lock::Timeout=120 update -q
+apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends $missing

@@ -335,35 +335,30 @@ static const struct file_operations simnic_rx_storm_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= simnic_rx_storm_write,
-	.llseek	= no_llseek,
 };
 
 static const struct file_operations simnic_tx_storm_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= simnic_tx_storm_write,
-	.llseek	= no_llseek,
 };
 
 static const struct file_operations simnic_xon_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= simnic_xon_write,
-	.llseek	= no_llseek,
 };
 
 static const struct file_operations simnic_duty_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= simnic_duty_write,
-	.llseek	= no_llseek,
 };
 
 static const struct file_operations simnic_flap_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= simnic_flap_write,
-	.llseek	= no_llseek,
 };
 
 static const struct file_operations simnic_fail_setpfc_fops = {
@@ -470,14 +465,12 @@ static const struct file_operations simnic_new_pair_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= simnic_new_pair_write,
-	.llseek	= no_llseek,
 };
 
 static const struct file_operations simnic_del_pair_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= simnic_del_pair_write,
-	.llseek	= no_llseek,
 };
 
 void simnic_debugfs_init(void)
