@@ -46,6 +46,8 @@ note "the watchdog on sim0, priority 3; events in the background"
 sleep 0.5
 say "$ROCECTL" watchdog set dev rxe0 prio 3 detect 200 restore 1000 interval 20 action forward
 say "$ROCECTL" watchdog show
+note "rocectl check: rxe0's lossless configuration audited (PFC, trust, MTU, pause, watchdog)"
+say "$ROCECTL" check dev rxe0
 note "a received-pause storm on sim0 priority 3 (the switch keeps pausing us)"
 say sh -c "echo '3 2000' > $SIM/sim0/rx_storm"
 sleep 0.5
