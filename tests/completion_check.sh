@@ -22,7 +22,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/results.sh
 . "$ROOT/tests/results.sh"
 # Eleven groups; the device names alone with COMPLETION_DEVICES_ONLY=1.
-if [ -n "${COMPLETION_DEVICES_ONLY:-}" ]; then plan 1; else plan 11; fi
+if [ -n "${COMPLETION_DEVICES_ONLY:-}" ]; then plan 1; else plan 12; fi
 ROCECTL=$(realpath "${ROCECTL:-$ROOT/user/rocectl}")
 PATH=$(dirname "$ROCECTL"):$PATH
 W=$(mktemp -d)
