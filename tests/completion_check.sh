@@ -96,7 +96,7 @@ device_names() {
 		done
 		for line in "rocectl dev show " "rocectl d stats " "rocectl qp show dev " \
 			"rocectl qp stats type RC dev " "rocectl qp counters bind dev " \
-			"rocectl dcqcn show dev " "rocectl dcqcn set dev " "rocectl check dev "; do
+			"rocectl dcqcn show dev " "rocectl dcqcn set dev "; do
 			expect "$line" "${rdma[@]}"
 		done
 		for line in "rocectl watchdog set dev " "rocectl watchdog stats dev " \

@@ -155,8 +155,8 @@ log_test "udev: an RDMA device that appears gets the lines naming it, on its net
 # Bash completion of device names, against the real device list.
 out=$(COMPLETION_DEVICES_ONLY=1 ROCECTL=$ROCECTL timeout 60 bash "$ROOT/tests/completion_check.sh" 2>&1)
 line=$(echo "$out" | grep -E '^(not )?ok - completion: device names')
-check_match "$line" '^ok - completion: device names: RDMA devices \(rxe0\), for watchdog also netdevs \(sim1\)' "completion"
-log_test "bash completion offers rxe0, and sim1 for the watchdog"
+check_match "$line" '^ok - completion: device names: RDMA devices \(rxe0\), for watchdog and check also netdevs \(sim1\)' "completion"
+log_test "bash completion offers rxe0, and sim1 for the watchdog and check"
 
 # Driver reload: rocectl unloaded and loaded again gets the whole policy.
 rxe_del rxe0
