@@ -152,7 +152,7 @@ if [ -d $FS ] && [ -e /proc/self/fail-nth ]; then
 		fail "failslab cannot aim at rocectl_qp alone: boot with slub_debug=A,rocectl_qp"
 	echo N > $FS/task-filter
 	echo Y > $FS/cache-filter
-	echo Y > $FS/ignore-gfp-wait
+	echo N > $FS/ignore-gfp-wait	# the refill's GFP_KERNEL fails too
 	echo 100 > $FS/probability
 	echo -1 > $FS/times
 	for i in $(seq "$RUNS"); do
