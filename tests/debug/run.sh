@@ -35,12 +35,11 @@ cd "$ROOT" || exit 1
 # races, injected faults), measured on the debug kernel to fit CI's budget
 # beside the cold kernel build (README, "Tests"). Left to "all": install
 # (DKMS and udev), qp_counters (the RDMA core's own netlink), simnic and
-# qptraffic (the test tools' self-tests), wd_hold and check (new, not yet
-# run on this kernel within make check's time). A scenario of the guest runner
+# qptraffic (the test tools' self-tests) and check. A scenario of the guest runner
 # that is not run is named in the output, never left out silently. faults
 # goes last: a lockdep report turns lockdep off for the rest of the boot,
 # and its injected allocation failures reach the kernel's own error paths.
-DEFAULT_SCENARIOS="devices qps qp_stress watchdog permissions fuzz mlx5 races faults"
+DEFAULT_SCENARIOS="devices qps qp_stress watchdog wd_hold permissions fuzz mlx5 races faults"
 all=$(sed -n 's/^SCENARIOS=\${SCENARIOS:-"\(.*\)"}$/\1/p' tests/guest/run.sh)
 if [ "$*" = all ]; then
 	scenarios="${all/ faults/} faults"
