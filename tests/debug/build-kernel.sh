@@ -19,6 +19,11 @@
 #   release     the kernel release (uname -r in the guest)
 #   build.log   the build's log; build-seconds: its wall time
 #   stamp       written last: the build is complete
+#   patches.stamp, patches.log  the module fixes installed (below)
+# The lane's fixes to the kernel's own modules, tests/debug/patches/*.patch
+# (each says why), are applied to pristine copies of the directories they
+# touch, built with M= and installed over the modules built: keyed apart
+# from the kernel, so a new fix costs a module build, not a kernel build.
 # The guest sees /lib/modules/RELEASE through the shared root: this script
 # points /lib/modules/RELEASE at the cache (a symlink; needs root once).
 set -eu
@@ -62,8 +67,45 @@ link_modules() {
 	echo "build-kernel: /lib/modules/$rel -> $want"
 }
 
+# Build the module directories tests/debug/patches/*.patch touch from
+# pristine sources with the patches applied, and install them over the
+# kernel's. Idempotent: patches.stamp holds the patches' hash.
+patch_modules() {
+	local patches=("$here"/patches/*.patch) sum rel d dirs plog=$dir/patches.log
+	[ -e "${patches[0]}" ] || return 0
+	sum=$(cat "${patches[@]}" | sha256sum | cut -c1-16)
+	[ "$(cat "$dir/patches.stamp" 2>/dev/null)" = "$sum" ] && return 0
+	rel=$(cat "$dir/release")
+	dirs=$(sed -n 's|^+++ b/\(.*\)/[^/]*$|\1|p' "${patches[@]}" | sort -u)
+	rm -f "$dir/patches.stamp"
+	date > "$plog"
+	for d in $dirs; do
+		rm -rf "${dir:?}/src/$d"
+		tar -xJf "$tarball" -C "$dir/src" --strip-components=1 "linux-source-6.1/$d" >> "$plog" 2>&1 ||
+			{ echo "build-kernel: cannot extract $d from $tarball" >&2; return 1; }
+	done
+	for p in "${patches[@]}"; do
+		patch -p1 -d "$dir/src" < "$p" >> "$plog" 2>&1 ||
+			{ echo "build-kernel: $p does not apply (see $plog)" >&2; return 1; }
+	done
+	for d in $dirs; do
+		make -C "$dir/src" M="$dir/src/$d" modules >> "$plog" 2>&1 &&
+			make -C "$dir/src" M="$dir/src/$d" INSTALL_MOD_PATH="$dir/mod" \
+				INSTALL_MOD_STRIP=1 INSTALL_MOD_DIR="kernel/$d" DEPMOD=true \
+				modules_install >> "$plog" 2>&1 ||
+			{ echo "build-kernel: building the patched $d failed (see $plog)" >&2; return 1; }
+		make -C "$dir/src" M="$dir/src/$d" clean >> "$plog" 2>&1
+	done
+	echo "$sum" > "$dir/patches.stamp"
+	echo "build-kernel: installed patched modules of $dirs ($(cd "$here/patches" && echo ./*.patch))"
+}
+
 if [ -f "$dir/stamp" ]; then
 	echo "build-kernel: reusing $dir ($(cat "$dir/release"), built in $(cat "$dir/build-seconds") s)"
+	mkdir -p "$base"
+	exec 9> "$base/$key.lock"
+	flock 9
+	patch_modules || exit 1
 	link_modules
 	exit
 fi
@@ -74,6 +116,7 @@ exec 9> "$base/$key.lock"
 flock 9
 if [ -f "$dir/stamp" ]; then
 	echo "build-kernel: reusing $dir (built meanwhile)"
+	patch_modules || exit 1
 	link_modules
 	exit
 fi
@@ -141,4 +184,5 @@ echo $((end - start)) > "$dir/build-seconds"
 echo "# built in $((end - start)) s: $(date)" >> "$log"
 touch "$dir/stamp"
 echo "build-kernel: built $rel in $((end - start)) s ($((jobs)) jobs): $dir"
+patch_modules || exit 1
 link_modules
