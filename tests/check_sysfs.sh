@@ -17,7 +17,7 @@ trap 'rm -rf "$F"' EXIT
 status=0
 # shellcheck source=tests/results.sh
 . "$ROOT/tests/results.sh"
-plan 12
+plan 19
 
 result() {	# result WHAT OK [WHY]
 	if [ "$2" = 0 ]; then
@@ -137,6 +137,36 @@ for args in "prio 8" "prio x" "prio" "dscp 64" "dscp -1" "mtu 67" "mtu 65536" "p
 	fi
 done
 result "bad values (prio 8, dscp 64, mtu 67, port without dev, ...): exit 2, a sentence, no findings" $bad
+# rocectl.conf's check lines: the intent per port, the command line first.
+C=$F/rocectl.conf
+printf '%s\n' '# the intent' 'watchdog set dev ckfake0 prio 3' 'check prio 5' \
+	'check dev ckfake0 prio 3	# mlx5_0 by its netdev' > "$C"
+echo 0 > "$ECN/roce_np/enable/5"
+run check conf "$C"
+expect "conf: the line naming the port's netdev gives its priority" ecn PASS 'on for priority 3 '
+run check conf "$C" prio 5 dev mlx5_0
+expect "conf: the command line wins over the file" ecn WARN 'off on priority 5 '
+printf 'check dev mlx5_0 port 1 prio 5\n' >> "$C"
+run check conf "$C" dev mlx5_0
+expect "conf: a line naming the port wins over one naming its device" ecn WARN 'off on priority 5 '
+echo 1 > "$ECN/roce_np/enable/5"
+printf 'check dev mlx5_0 mtu 9000\ncheck dev rxe9 prio 8\n' >> "$C"
+run check conf "$C"
+[ $code = 2 ] && [ -z "$out" ] && [ "$err" = "$C:7: Error: prio takes a priority from 0 to 7, not \"8\"." ]
+result "conf: a bad check line: exit 2, FILE:LINE and a sentence, no findings" $? "status $code, stdout '$out', stderr '$err'"
+run check conf "$F/nosuch.conf"
+[ $code = 2 ] && [ "$err" = "Error: cannot open the policy file $F/nosuch.conf: No such file or directory." ]
+result "conf: a conf FILE that does not exist: exit 2" $? "status $code, stderr '$err'"
+printf 'check prio 3\n  c dev mlx5_0 dscp 24 # abbreviated\n' > "$F/checks.conf"
+run -j apply "$F/checks.conf"
+[ $code = 0 ] && [ "$(printf '%s' "$out" | jq -c '[.applied, .failed, .check_lines]')" = "[0,0,2]" ] 2>/dev/null
+result "conf: apply leaves check lines to rocectl check, counted (no module needed)" $? "status $code, $out $err"
+printf 'check dev mlx5_0\ncheck mtu 9000 mtu\n' >> "$F/checks.conf"
+run apply "$F/checks.conf"
+[ $code = 2 ] && [ "$err" = "$F/checks.conf:4: Error: mtu takes a netdev MTU in bytes from 68 to 65535, not \"\"." ] &&
+	[[ $out == *"0 applied, 1 failed, 3 check lines (rocectl check's intent)" ]]
+result "conf: apply reports a bad check line as FILE:LINE" $? "status $code, stderr '$err'"
+
 run check help
 [ $code = 0 ] && [[ $out == Usage:* ]]
 result "check help" $? "status $code"

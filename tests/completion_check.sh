@@ -269,17 +269,19 @@ cd "$ROOT" || exit 1
 expect "rocectl apply $W/files/conf." "$W/files/conf.a"
 result "apply: FILE by filename completion, then dev"
 
-expect "rocectl check " dev prio dscp mtu help
-expect "rocectl c " dev prio dscp mtu help	# abbreviated object
+expect "rocectl check " dev prio dscp mtu conf help
+expect "rocectl c " dev prio dscp mtu conf help	# abbreviated object
 expect "rocectl check help "
-expect "rocectl check dev x " port prio dscp mtu
-expect "rocectl check dev x port 1 " prio dscp mtu
+expect "rocectl check dev x " port prio dscp mtu conf
+expect "rocectl check dev x port 1 " prio dscp mtu conf
 expect "rocectl check prio " 0 1 2 3 4 5 6 7
-expect "rocectl check prio 3 " dev dscp mtu
+expect "rocectl check prio 3 " dev dscp mtu conf
+expect "rocectl check conf $W/files/conf." "$W/files/conf.a"
+expect "rocectl check conf $W/files/conf.a " dev prio dscp mtu
 expect "rocectl check dscp "
 expect "rocectl check mtu "
 expect "rocectl check dev x port "
-result "check: keywords, port only after dev, priorities, nothing for numbers"
+result "check: keywords, port only after dev, priorities, nothing for numbers, files for conf"
 }
 
 # Device names: the expected ones come from the tool itself.

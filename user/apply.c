@@ -2,8 +2,10 @@
 /*
  * rocectl apply: the persistent policy. Each line of the file is a command
  * line without the leading "rocectl"; only commands that configure
- * (watchdog set/del/big-red-switch, dcqcn set) are allowed. A bad line is reported as FILE:LINE and the next one
- * is tried anyway, so one typo cannot leave a fleet unprotected.
+ * (watchdog set/del/big-red-switch, dcqcn set) are allowed, and "check"
+ * lines, the intent rocectl check audits against: apply only checks their
+ * grammar. A bad line is reported as FILE:LINE and the next one is tried
+ * anyway, so one typo cannot leave a fleet unprotected.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,33 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "conf.h"
 #include "errors.h"
 #include "output.h"
 #include "rocectl.h"
 #include "utils.h"
 
-#define POLICY_FILE	"/etc/rocectl/rocectl.conf"
-#define MAX_WORDS	64
-
 struct apply_count {
 	unsigned int applied, failed, skipped;
+	unsigned int declared;	/* check lines: intent for rocectl check, nothing to apply */
 	int status;	/* exit status of the first failing line */
 };
-
-/* Splits line in place at blanks, up to '#'; the number of words or -1. */
-static int split_words(char *line, char **words)
-{
-	char *save, *w;
-	int n = 0;
-
-	line[strcspn(line, "#\r\n")] = '\0';
-	for (w = strtok_r(line, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-		if (n == MAX_WORDS)
-			return -1;
-		words[n++] = w;
-	}
-	return n;
-}
 
 /* The dev argument of a policy line, or NULL. */
 static const char *line_dev(int n, char **words)
@@ -59,7 +46,7 @@ static int run_line(struct rocectl *rc, int n, char **words)
 	if (!obj || n < 2 ||
 	    !((obj->fn == cmd_watchdog && wd_changes_config(words[1])) ||
 	      (obj->fn == cmd_dcqcn && dcqcn_changes_config(words[1])))) {
-		pr_err("Error: only \"watchdog set\", \"watchdog del\", \"watchdog big-red-switch\" and \"dcqcn set\" may appear in a policy file.\n");
+		pr_err("Error: only \"watchdog set\", \"watchdog del\", \"watchdog big-red-switch\", \"dcqcn set\" and \"check\" may appear in a policy file.\n");
 		return EXIT_USAGE;
 	}
 	rc->argc = n;
@@ -74,7 +61,8 @@ static int run_line(struct rocectl *rc, int n, char **words)
 static int apply_file(struct rocectl *rc, const char *path, FILE *f,
 		      const char *only_dev, struct apply_count *cnt)
 {
-	char *line = NULL, *words[MAX_WORDS], where[512];
+	char *line = NULL, *words[CONF_MAX_WORDS], where[512];
+	struct check_decl decl;
 	unsigned int lineno = 0;
 	size_t cap = 0;
 	int n, ret;
@@ -83,12 +71,18 @@ static int apply_file(struct rocectl *rc, const char *path, FILE *f,
 		lineno++;
 		snprintf(where, sizeof(where), "%s:%u", path, lineno);
 		err_where = where;
-		n = split_words(line, words);
+		n = conf_split_words(line, words);
 		if (n == 0)
 			continue;
 		if (n < 0) {
-			pr_err("Error: more than %d words on one line.\n", MAX_WORDS);
+			pr_err("Error: more than %d words on one line.\n", CONF_MAX_WORDS);
 			ret = EXIT_USAGE;
+		} else if (check_conf_line(n, words)) {
+			ret = check_line_parse(n, words, &decl);
+			if (ret == EXIT_OK) {
+				cnt->declared++;
+				continue;
+			}
 		} else if (only_dev && (!line_dev(n, words) ||
 					strcmp(line_dev(n, words), only_dev))) {
 			cnt->skipped++;
@@ -121,8 +115,9 @@ static int apply_help(void)
 	printf("Usage: rocectl apply [ FILE ] [ dev DEV ]\n"
 	       "Runs each line of FILE (default " POLICY_FILE ") as a rocectl\n"
 	       "command: watchdog set, watchdog del, watchdog big-red-switch or\n"
-	       "dcqcn set; '#' comments. dev DEV applies only the lines naming DEV\n"
-	       "(hot-plug).\n"
+	       "dcqcn set; '#' comments. \"check\" lines declare what rocectl check\n"
+	       "audits against: apply only checks them. dev DEV applies only the\n"
+	       "lines naming DEV (hot-plug).\n"
 	       "A failing line does not stop the others (a missing module does).\n"
 	       "Exits with the status of the first failing line.\n");
 	return EXIT_OK;
@@ -166,6 +161,9 @@ int cmd_apply(struct rocectl *rc)
 	out_str("file", "%s: ", path);
 	out_uint("applied", "%" PRIu64 " applied, ", cnt.applied);
 	out_uint("failed", "%" PRIu64 " failed", cnt.failed);
+	if (cnt.declared)
+		out_uint("check_lines", ", %" PRIu64 " check lines (rocectl check's intent)",
+			 cnt.declared);
 	if (only_dev) {
 		out_str("dev", " (lines naming %s", only_dev);
 		out_uint("skipped", "; %" PRIu64 " others skipped)", cnt.skipped);

@@ -4,7 +4,8 @@
  * per check and RDMA port: PASS, WARN, FAIL or SKIP, the evidence (the
  * values read and where from) and, for WARN and FAIL, a command that
  * fixes it. The intent (lossless priority, RoCE DSCP, MTU) comes from the
- * command line or is inferred, and the evidence says which.
+ * command line, rocectl.conf (check_intent.c) or is inferred, and the
+ * evidence says which.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -18,6 +19,7 @@
 
 #include "attrs.h"
 #include "check.h"
+#include "conf.h"
 #include "dev.h"
 #include "errors.h"
 #include "netdev.h"
@@ -277,12 +279,13 @@ void check_infer_intent(struct check_ctx *c)
 {
 	const struct dcb_state *d = &c->dcb;
 	uint8_t en = d->has_pfc ? d->pfc_en : 0;
-	char list[32];
+	char list[32], src[CHECK_SRC_LEN + 16];
 	int p;
 
 	if (c->want_dscp >= 0) {
 		c->dscp = c->want_dscp;
-		snprintf(c->dscp_why, sizeof(c->dscp_why), "DSCP %u given", c->dscp);
+		snprintf(c->dscp_why, sizeof(c->dscp_why), "DSCP %u %s", c->dscp,
+			 check_intent_source(c->dscp_src, src, sizeof(src)));
 	} else {
 		c->dscp = ROCE_DSCP_DEFAULT;
 		snprintf(c->dscp_why, sizeof(c->dscp_why), "DSCP %u by default", c->dscp);
@@ -291,7 +294,8 @@ void check_infer_intent(struct check_ctx *c)
 	c->prio = -1;
 	if (c->want_prio >= 0) {
 		c->prio = c->want_prio;
-		snprintf(c->prio_why, sizeof(c->prio_why), "priority %d given", c->prio);
+		snprintf(c->prio_why, sizeof(c->prio_why), "priority %d %s", c->prio,
+			 check_intent_source(c->prio_src, src, sizeof(src)));
 	} else if (popcount8(en) == 1) {
 		c->prio = __builtin_ctz(en);
 		snprintf(c->prio_why, sizeof(c->prio_why),
@@ -667,7 +671,7 @@ static void check_mtu(struct check_ctx *c)
 	const struct check_port *p = c->p;
 	struct finding f = { .any = false };
 	uint32_t mtu, other, best, target;
-	char fix[160], differ[256] = "", fixes[384];
+	char fix[160], differ[256] = "", fixes[384], src[CHECK_SRC_LEN + 16];
 	unsigned int same = 0;
 	size_t i;
 	int err;
@@ -680,8 +684,9 @@ static void check_mtu(struct check_ctx *c)
 	}
 	if (c->want_mtu && mtu != c->want_mtu) {
 		snprintf(fix, sizeof(fix), "ip link set %s mtu %u", p->netdev, c->want_mtu);
-		finding_add(&f, CHECK_FAIL, fix, "%s's MTU is %u, not the %u given (SIOCGIFMTU)",
-			    p->netdev, mtu, c->want_mtu);
+		finding_add(&f, CHECK_FAIL, fix, "%s's MTU is %u, not the %u %s (SIOCGIFMTU)",
+			    p->netdev, mtu, c->want_mtu,
+			    check_intent_source(c->mtu_src, src, sizeof(src)));
 	}
 	if (!p->active_mtu) {
 		finding_add(&f, CHECK_SKIP, NULL, "the port's active MTU is unknown (%s has none)",
@@ -912,57 +917,10 @@ static void check_port(struct check_ctx *c, const struct check_port *p)
 	c->dcb_err = dcb_read(p->netdev, &c->dcb);
 	if (c->dcb_err)
 		memset(&c->dcb, 0, sizeof(c->dcb));
+	check_resolve_intent(c, &c->args, &c->conf);
 	check_infer_intent(c);
 	for (i = 0; i < ARRAY_SIZE(checks); i++)
 		checks[i].fn(c);
-}
-
-static int parse_num(struct rocectl *rc, const char *what, uint32_t min, uint32_t max,
-		     const char *unit, int *out)
-{
-	const char *s = arg_next(rc);
-	uint32_t v;
-
-	if (!s || parse_u32(s, &v) || v < min || v > max) {
-		pr_err("Error: %s takes %s from %u to %u, not \"%s\".\n",
-		       what, unit, min, max, s ? s : "");
-		return EXIT_USAGE;
-	}
-	*out = v;
-	return EXIT_OK;
-}
-
-static int parse_args(struct rocectl *rc, struct check_ctx *c, const char **dev,
-		      uint32_t *port, bool *has_port)
-{
-	const char *w;
-	int v, err = EXIT_OK;
-
-	while (!err && (w = arg_next(rc))) {
-		if (!strcmp(w, "dev")) {
-			*dev = arg_next(rc);
-			err = check_dev_name(*dev, "an RDMA device or netdev");
-		} else if (!strcmp(w, "port")) {
-			err = parse_num(rc, "port", 1, 255, "a port number", &v);
-			*port = v;
-			*has_port = true;
-		} else if (!strcmp(w, "prio") || !strcmp(w, "priority")) {
-			err = parse_num(rc, "prio", 0, 7, "a priority", &c->want_prio);
-		} else if (!strcmp(w, "dscp")) {
-			err = parse_num(rc, "dscp", 0, 63, "a DSCP value", &c->want_dscp);
-		} else if (!strcmp(w, "mtu")) {
-			err = parse_num(rc, "mtu", 68, 65535, "a netdev MTU in bytes", &v);
-			c->want_mtu = v;
-		} else {
-			pr_err("Error: unknown check argument \"%s\": try \"rocectl check help\".\n", w);
-			err = EXIT_USAGE;
-		}
-	}
-	if (!err && *has_port && !*dev) {
-		pr_err("Error: port N needs dev DEV, the RDMA device it belongs to.\n");
-		err = EXIT_USAGE;
-	}
-	return err;
 }
 
 /* Mark the ports the command line names: EXIT_OK, or EXIT_USAGE saying why not. */
@@ -998,16 +956,16 @@ static int select_ports(struct check_ctx *c, const char *dev, uint32_t port, boo
 
 static int check_run(struct rocectl *rc)
 {
-	struct check_ctx c = { .rc = rc, .want_prio = -1, .want_dscp = -1, .sysfs = "/sys" };
-	const char *dev = NULL, *test_sysfs = getenv("ROCECTL_TEST_SYSFS");
-	bool has_port = false;
-	uint32_t port = 0;
+	struct check_ctx c = { .rc = rc, .sysfs = "/sys" };
+	const char *conf = NULL, *test_sysfs = getenv("ROCECTL_TEST_SYSFS");
 	size_t i;
 	int err;
 
-	err = parse_args(rc, &c, &dev, &port, &has_port);
+	err = check_decl_parse(rc, &c.args, &conf);
+	if (!err)
+		err = check_conf_read(&c.conf, conf ? conf : POLICY_FILE, conf != NULL);
 	if (err)
-		return err;
+		goto out;
 	/* A test's fake sysfs tree stands for the machine: its ports, not the module's. */
 	if (test_sysfs && *test_sysfs)
 		c.sysfs = test_sysfs;
@@ -1015,24 +973,27 @@ static int check_run(struct rocectl *rc)
 		c.module = rc->nl.sock || nl_open(&rc->nl, true) == EXIT_OK;
 	err = read_ports(&c);
 	if (!err)
-		err = select_ports(&c, dev, port, has_port);
-	if (err) {
-		free(c.ports);
-		return err;
-	}
+		err = select_ports(&c, *c.args.dev ? c.args.dev : NULL, c.args.port,
+				   c.args.port != 0);
+	if (err)
+		goto out;
 	out_begin_list();
 	for (i = 0; i < c.n; i++)
 		if (c.ports[i].selected)
 			check_port(&c, &c.ports[i]);
 	out_end_list();
+	err = c.worst == CHECK_FAIL ? EXIT_CONDITION : EXIT_OK;
+out:
 	free(c.ports);
-	return c.worst == CHECK_FAIL ? EXIT_CONDITION : EXIT_OK;
+	check_conf_free(&c.conf);
+	return err;
 }
 
 static int check_help(struct rocectl *rc)
 {
 	(void)rc;
 	printf("Usage: rocectl check [ dev DEV [ port N ] ] [ prio P ] [ dscp D ] [ mtu M ]\n"
+	       "                     [ conf FILE ]\n"
 	       "       rocectl check help\n"
 	       "Checks the host side of lossless RoCE on every RDMA port with a netdev,\n"
 	       "or on DEV (an RDMA device or its netdev): device, pfc, trust, mtu,\n"
@@ -1040,6 +1001,8 @@ static int check_help(struct rocectl *rc)
 	       "SKIP, the evidence and, for WARN and FAIL, a command that fixes it.\n"
 	       "P: the lossless priority (0..7; default: inferred from PFC), D: the\n"
 	       "RoCE DSCP (0..63; default 26), M: the netdev MTU meant (68..65535).\n"
+	       "What the command line leaves out is taken from the \"check\" lines of\n"
+	       "FILE (default " POLICY_FILE "), then inferred.\n"
 	       "Exit status 1 when a check FAILs.\n");
 	return EXIT_OK;
 }

@@ -27,25 +27,53 @@ struct check_port {
 	bool selected;			/* named by the command line */
 };
 
+/* An intent declared on the command line or by a "check" line of rocectl.conf. */
+struct check_decl {
+	char dev[ROCECTL_DEV_NAME_MAX + 1];	/* "": every port */
+	uint32_t port;				/* 0: every port of dev */
+	int prio;				/* -1: not declared */
+	int dscp;				/* -1: not declared */
+	uint32_t mtu;				/* 0: not declared */
+	unsigned int line;			/* in rocectl.conf; 0: the command line */
+};
+
+/* The "check" lines of one policy file, in file order. */
+struct check_conf {
+	const char *path;
+	struct check_decl *decls;
+	size_t n;
+};
+
+#define CHECK_SRC_LEN	320			/* "FILE:LINE" */
+
 struct check_ctx {
 	struct rocectl *rc;
 	bool module;			/* the rocectl module answers */
 	const char *ports_from;		/* where the port list was read */
 	const char *sysfs;		/* "/sys", or ROCECTL_TEST_SYSFS */
+	struct check_decl args;		/* the command line's intent */
+	struct check_conf conf;		/* rocectl.conf's check lines */
 	struct check_port *ports;
 	size_t n;
-	/* the intent: from the command line, else inferred per port */
-	int want_prio;			/* -1: not given */
-	int want_dscp;			/* -1: not given */
-	uint32_t want_mtu;		/* 0: not given */
+	/*
+	 * The port's declared intent (check_resolve_intent): from the command
+	 * line ("" src), else from rocectl.conf (src "FILE:LINE"); what is not
+	 * declared is inferred (check_infer_intent).
+	 */
+	int want_prio;			/* -1: not declared */
+	int want_dscp;			/* -1: not declared */
+	uint32_t want_mtu;		/* 0: not declared */
+	char prio_src[CHECK_SRC_LEN];
+	char dscp_src[CHECK_SRC_LEN];
+	char mtu_src[CHECK_SRC_LEN];
 	/* the port being checked */
 	const struct check_port *p;
 	struct dcb_state dcb;
 	int dcb_err;			/* dcb_read's: 0, or -errno */
 	int prio;			/* the lossless priority, -1 if none */
-	char prio_why[128];
+	char prio_why[CHECK_SRC_LEN + 96];
 	unsigned int dscp;
-	char dscp_why[64];
+	char dscp_why[CHECK_SRC_LEN + 32];
 	enum check_result worst;
 };
 
@@ -62,7 +90,39 @@ void finding_add(struct finding *f, enum check_result r, const char *fix,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
- * The port's intent from the command line (want_*) and its DCB state:
+ * Parse "[ dev DEV [ port N ] ] [ prio P ] [ dscp D ] [ mtu M ]" from rc's
+ * words into d; conf non-NULL also takes "conf FILE" (the command line).
+ * EXIT_OK, or EXIT_USAGE having said why.
+ */
+int check_decl_parse(struct rocectl *rc, struct check_decl *d, const char **conf);
+
+/* Whether a policy file line (split into words) is a "check" line. */
+bool check_conf_line(int n, char **words);
+
+/* Parse a "check" line of a policy file (words[0] is "check"). */
+int check_line_parse(int n, char **words, struct check_decl *d);
+
+/*
+ * Read the "check" lines of the policy file at path; a missing file is no
+ * error unless named (given on the command line). A bad line is reported
+ * as FILE:LINE and fails the read: EXIT_OK, EXIT_USAGE or EXIT_FAILED.
+ */
+int check_conf_read(struct check_conf *conf, const char *path, bool named);
+void check_conf_free(struct check_conf *conf);
+
+/*
+ * The declared intent of the port c->p: each value from the command line
+ * (args), else from the closest conf line that declares it (dev and port,
+ * then dev, then none; the later of equals).
+ */
+void check_resolve_intent(struct check_ctx *c, const struct check_decl *args,
+			  const struct check_conf *conf);
+
+/* "given" for a src of "", else "declared at FILE:LINE" (in buf). */
+const char *check_intent_source(const char *src, char *buf, size_t len);
+
+/*
+ * The port's intent from its declarations (want_*) and its DCB state:
  * c->prio, c->dscp and the sentences saying where they come from.
  */
 void check_infer_intent(struct check_ctx *c);

@@ -8,7 +8,7 @@
 # what dcb(8), ip(8), ethtool(8), ibv_devinfo(1) and
 # sysfs show; JSON; bad input.
 . "$(dirname "$0")/lib.sh"
-plan 14
+plan 15
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 
@@ -306,6 +306,48 @@ check_eq "$err" 'Error: prio takes a priority from 0 to 7, not "8".' "bad prio"
 after="$(pfc_of sim0) $(timeout "$T" dcb -j app show dev sim0) $(mtu_of sim0) $(rc -j watchdog show | jq -c .)"
 check_eq "$after" "$before" "configuration"
 log_test "bad input: unknown dev or port, prio, dscp, mtu out of range: exit 2 with a sentence, nothing changes"
+
+# --- rocectl.conf check lines: the intent of the host, FILE:LINE in the evidence ----------
+C=$W/rocectl.conf
+cat > "$C" <<'EOF'
+# A host's policy: a watch, and what rocectl check audits against.
+watchdog set dev sim0 prio 3
+check prio 4
+check dev sim0 prio 3 mtu 9000
+check dev rxe0 port 1 dscp 26
+check dev rxe1 mtu 1500	# sim1's, by its RDMA device
+EOF
+chk dev rxe0 conf "$C"
+status 0
+expect pfc PASS "PFC on priority 3 only \(priority 3 declared at $C:4; dcbnl"
+expect trust PASS "DSCP 26 declared at $C:5"
+expect mtu PASS 'active MTU 4096'
+chk dev rxe1 conf "$C"
+status 1
+expect pfc FAIL "PFC is off on priority 4 \(priority 4 declared at $C:3\): enabled on 3" rxe1/1
+expect mtu FAIL "sim1's MTU is 9000, not the 1500 declared at $C:6 \(SIOCGIFMTU\)" rxe1/1
+chk dev rxe1 conf "$C" prio 3 mtu 9000
+status 0
+expect pfc PASS 'PFC on priority 3 only \(priority 3 given' rxe1/1
+# What apply makes of the same file: the watch, and nothing for the check lines.
+out=$(rc apply "$C" 2>&1)
+check_eq "$?" 0 "apply's exit status ($out)"
+check_match "$out" "1 applied, 0 failed, 4 check lines" "apply's summary"
+before="$(pfc_of sim0) $(pfc_of sim1) $(mtu_of sim0) $(mtu_of sim1) $(rc -j watchdog show | jq -c .)"
+printf 'check dev rxe0\ncheck dev rxe0 prio 9\n' > "$W/bad.conf"
+chk conf "$W/bad.conf"
+status 2
+check_eq "$out" "" "findings printed despite a bad check line"
+check_eq "$err" "$W/bad.conf:2: Error: prio takes a priority from 0 to 7, not \"9\"." "a bad check line"
+out=$(rc apply "$W/bad.conf" 2>&1)
+check_eq "$?" 2 "apply's exit status on a bad check line ($out)"
+check_match "$out" "$W/bad.conf:2: Error: prio takes" "apply's error"
+chk conf "$W/missing.conf"
+status 2
+check_eq "$err" "Error: cannot open the policy file $W/missing.conf: No such file or directory." "a missing conf"
+after="$(pfc_of sim0) $(pfc_of sim1) $(mtu_of sim0) $(mtu_of sim1) $(rc -j watchdog show | jq -c .)"
+check_eq "$after" "$before" "configuration after the bad files"
+log_test "rocectl.conf check lines: the closest line's intent, named FILE:LINE; the command line first; bad lines exit 2; apply leaves them"
 
 # --- without the module: ports from sysfs ----------------------------------------------------
 rc watchdog del dev sim1

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "check_test.h"
@@ -34,6 +35,84 @@ static void check_eq(void (*report)(const char *, int, const char *, const char 
 		     const char *name, const char *got, const char *want)
 {
 	report(name, !strcmp(got, want), got, want);
+}
+
+/* write_file - a temporary policy file holding text; its path in path. */
+static void write_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f)
+		abort();
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The intent of port dev/port (netdev) after resolution, as "prio dscp mtu src src src". */
+static const char *resolved(struct check_ctx *c, const struct check_decl *args,
+			    const struct check_conf *conf, const char *dev,
+			    uint32_t portno, const char *netdev)
+{
+	static char out[1200];
+	struct check_port p = { .port = portno };
+
+	snprintf(p.dev, sizeof(p.dev), "%s", dev);
+	snprintf(p.netdev, sizeof(p.netdev), "%s", netdev);
+	c->p = &p;
+	check_resolve_intent(c, args, conf);
+	snprintf(out, sizeof(out), "%d %d %u %s %s %s", c->want_prio, c->want_dscp,
+		 c->want_mtu, *c->prio_src ? strrchr(c->prio_src, ':') : "-",
+		 *c->dscp_src ? strrchr(c->dscp_src, ':') : "-",
+		 *c->mtu_src ? strrchr(c->mtu_src, ':') : "-");
+	c->p = NULL;
+	return out;
+}
+
+static void check_conf_tests(void (*report)(const char *, int, const char *, const char *))
+{
+	char path[] = "/tmp/rocectl-check-conf.XXXXXX", bad[] = "/tmp/rocectl-check-bad.XXXXXX";
+	struct check_decl none = { .prio = -1, .dscp = -1 }, args = none;
+	struct check_conf conf = { 0 };
+	struct check_ctx c = { 0 };
+	char err[16];
+	int ret;
+
+	write_file(path,
+		   "# policy\n"
+		   "watchdog set dev sim0 prio 3\n"	/* not check's: skipped */
+		   "check prio 4 mtu 1500\n"		/* 3: every port */
+		   "  c dev sim0 prio 3   # abbreviated, a comment\n"	/* 4: sim0's device */
+		   "check dev rxe0 port 1 dscp 24\n"	/* 5: rxe0 port 1 */
+		   "check dev rxe0 prio 5\n"		/* 6: rxe0 (sim0), later than 4 */
+		   "\n");
+	ret = check_conf_read(&conf, path, true);
+	snprintf(err, sizeof(err), "%d %zu", ret, conf.n);
+	check_eq(report, "check conf: the four check lines read, the others left", err, "0 4");
+	check_eq(report, "check conf: a port no line names takes the every-port line",
+		 resolved(&c, &args, &conf, "rxe1", 1, "sim1"), "4 -1 1500 :3 - :3");
+	check_eq(report, "check conf: dev by netdev or device, port closest, later of equals",
+		 resolved(&c, &args, &conf, "rxe0", 1, "sim0"), "5 24 1500 :6 :5 :3");
+	check_eq(report, "check conf: a line of another port does not apply",
+		 resolved(&c, &args, &conf, "rxe0", 2, "sim0"), "5 -1 1500 :6 - :3");
+	args.prio = 2;
+	args.mtu = 9000;
+	check_eq(report, "check conf: the command line wins, field by field",
+		 resolved(&c, &args, &conf, "rxe0", 1, "sim0"), "2 24 9000 - :5 -");
+	check_conf_free(&conf);
+	unlink(path);
+
+	write_file(bad, "check dev rxe0\ncheck dev rxe0 port 0\n");
+	ret = check_conf_read(&conf, bad, true);
+	snprintf(err, sizeof(err), "%d", ret);
+	check_eq(report, "check conf: a bad check line fails the read (exit 2)", err, "2");
+	check_conf_free(&conf);
+	unlink(bad);
+	snprintf(err, sizeof(err), "%d %d", check_conf_read(&conf, bad, false),
+		 check_conf_read(&conf, bad, true));
+	check_eq(report, "check conf: a missing default file is none, a missing named one an error",
+		 err, "0 2");
+	check_conf_free(&conf);
 }
 
 void check_tests(void (*report)(const char *, int, const char *, const char *))
@@ -87,4 +166,5 @@ void check_tests(void (*report)(const char *, int, const char *, const char *))
 		      !strcmp(c.dscp_why, "DSCP 24 given"), c.prio_why, "priority 4 given");
 	free(buf);
 	buf = NULL;
+	check_conf_tests(report);
 }
