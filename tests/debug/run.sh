@@ -14,7 +14,7 @@
 # One result line per test, each "debug: "-prefixed (each scenario's
 # checked against its plan by the guest runner), then "N passed, N failed,
 # N skipped" (tests/results.sh); exit status 0 only if none failed. Scenarios default to
-# $ROCECTL_DEBUG_SCENARIOS, else the lane's list below (README, "Tests");
+# $ROCECTL_DEBUG_SCENARIOS, else the lane's list below (tests/README);
 # all: every scenario of the guest runner.
 # Environment: ROCECTL_DEBUG_T (T, each bounded guest command, default 120
 # s), ROCECTL_DEBUG_SCENARIO_TIMEOUT (per scenario, default 900 s),
@@ -33,7 +33,7 @@ cd "$ROOT" || exit 1
 # The lane's scenarios in make check: those that drive the module's kernel
 # paths (netlink, QP tracking, the packet path, the watchdog, unloads,
 # races, injected faults), measured on the debug kernel to fit CI's budget
-# beside the cold kernel build (README, "Tests"). Left to "all": install
+# beside the cold kernel build (tests/README). Left to "all": install
 # (DKMS and udev), qp_counters (the RDMA core's own netlink), simnic and
 # qptraffic (the test tools' self-tests) and check. A scenario of the guest runner
 # that is not run is named in the output, never left out silently. faults
