@@ -99,6 +99,8 @@ install-user: user
 	install -D -m 0644 include/uapi/linux/rocectl.h $(DESTDIR)$(INCLUDEDIR)/linux/rocectl.h
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVRULESDIR)
 	$(SUBST) user/system/rocectl.service.in > $(DESTDIR)$(UNITDIR)/rocectl.service
+	$(SUBST) user/system/rocectl-exporter.service.in > $(DESTDIR)$(UNITDIR)/rocectl-exporter.service
+	$(SUBST) user/system/rocectl-events.service.in > $(DESTDIR)$(UNITDIR)/rocectl-events.service
 	$(SUBST) user/system/90-rocectl.rules.in > $(DESTDIR)$(UDEVRULESDIR)/90-rocectl.rules
 	install -D -m 0644 user/system/modprobe.conf $(DESTDIR)$(MODPROBEDIR)/rocectl.conf
 	install -D -m 0644 user/system/modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/rocectl.conf
@@ -113,7 +115,9 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard user/man/*.8)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard user/man/*.5)))
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/rocectl $(DESTDIR)$(INCLUDEDIR)/linux/rocectl.h
-	rm -f $(DESTDIR)$(UNITDIR)/rocectl.service $(DESTDIR)$(UDEVRULESDIR)/90-rocectl.rules
+	rm -f $(DESTDIR)$(UNITDIR)/rocectl.service $(DESTDIR)$(UNITDIR)/rocectl-exporter.service
+	rm -f $(DESTDIR)$(UNITDIR)/rocectl-events.service
+	rm -f $(DESTDIR)$(UDEVRULESDIR)/90-rocectl.rules
 	rm -f $(DESTDIR)$(MODPROBEDIR)/rocectl.conf $(DESTDIR)$(MODULESLOADDIR)/rocectl.conf
 	@# The policy goes only if the operator never changed it.
 	@if cmp -s user/system/rocectl.conf $(DESTDIR)$(SYSCONFDIR)/rocectl/rocectl.conf; then \

@@ -22,7 +22,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/results.sh
 . "$ROOT/tests/results.sh"
 # Eleven groups; the device names alone with COMPLETION_DEVICES_ONLY=1.
-if [ -n "${COMPLETION_DEVICES_ONLY:-}" ]; then plan 1; else plan 12; fi
+if [ -n "${COMPLETION_DEVICES_ONLY:-}" ]; then plan 1; else plan 13; fi
 ROCECTL=$(realpath "${ROCECTL:-$ROOT/user/rocectl}")
 PATH=$(dirname "$ROCECTL"):$PATH
 W=$(mktemp -d)
@@ -124,7 +124,7 @@ if [ -n "${COMPLETION_DEVICES_ONLY:-}" ]; then
 	exit $FAILED
 fi
 
-OBJECTS="dev qp watchdog dcqcn check monitor apply version help"
+OBJECTS="dev qp watchdog dcqcn check monitor exporter apply version help"
 OPTIONS="-j -p -d -V -h --json --pretty --details --Version --help"
 FILTER="dev qpn pid port type state"
 TYPES="RC UC UD GSI SMI RAW_PACKET XRC_INI XRC_TGT DRIVER"
@@ -168,7 +168,7 @@ expect "rocectl dcqcn s" show set
 expect "rocectl dc h "
 expect "rocectl watchdog " set del show stats big-red-switch help
 expect "rocectl watchdog s" set show stats
-expect "rocectl monitor " all dev qp watchdog
+expect "rocectl monitor " all dev qp watchdog journal
 expect "rocectl dev help "
 expect "rocectl w b " on off	# abbreviated object and command
 expect "rocectl watchdog big-red-switch on "
@@ -236,7 +236,7 @@ expect "rocectl watchdog set dev eth0 prio 3 detect 200 action alert " \
 expect "rocectl watchdog set dev eth0 priority 3 port 1 " \
 	detect restore interval action direction nic-stall-prevention
 expect "rocectl watchdog stats check " dev
-expect "rocectl monitor qp dev " all watchdog
+expect "rocectl monitor qp dev " all watchdog journal
 expect "rocectl qp counters bind dev mlx5_0 qpn 178 " port counter
 expect "rocectl qp counters unbind dev mlx5_0 lqpn 178 port 1 " counter
 expect "rocectl qp counters show dev rxe0 port 1 "
@@ -282,6 +282,17 @@ expect "rocectl check dscp "
 expect "rocectl check mtu "
 expect "rocectl check dev x port "
 result "check: keywords, port only after dev, priorities, nothing for numbers, files for conf"
+
+expect "rocectl exporter " listen top top-by textfile print help
+expect "rocectl e " listen top top-by textfile print help	# abbreviated object
+expect "rocectl exporter listen "
+expect "rocectl exporter listen 127.0.0.1:9798 " top top-by
+expect "rocectl exporter top-by rx_e" rx_ecn_ce
+expect "rocectl exporter textfile $W/files/conf" "$W/files/confdir"
+expect "rocectl exporter textfile /tmp " interval top top-by
+expect "rocectl exporter print " top top-by
+expect "rocectl exporter help "
+result "exporter: commands, keywords, QP counters for top-by, directories for textfile"
 }
 
 # Device names: the expected ones come from the tool itself.

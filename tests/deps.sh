@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install, with apt-get, everything rocectl needs to build and to run its
 # tests and demo on Debian 12 (flex ... libssl-dev: the debug lane's kernel
-# build, tests/debug/). Idempotent; needs root.
+# build, tests/debug/; prometheus and prometheus-node-exporter: the
+# exporter's tests run their own in the guest, so the services the packages
+# start here are stopped and disabled). Idempotent; needs root.
 #
 # The other kernels the module is built and booted against (tests/run's
 # extra lanes): Debian 12's 6.12 from bookworm-backports and Debian 11's
@@ -19,6 +21,7 @@ PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 	qemu-system-x86 busybox-static cpio kmod iproute2 procps
 	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq ethtool
 	dkms openssl udev systemd man-db groff-base
+	libmicrohttpd-dev libsystemd-dev curl prometheus prometheus-node-exporter
 	flex bison bc libelf-dev libssl-dev"
 KERNELS="linux-headers-6.12.95+deb12-amd64 linux-image-6.12.95+deb12-amd64
 	linux-headers-5.10.0-32-amd64 linux-image-5.10.0-32-amd64"
@@ -59,3 +62,12 @@ EOF
 export DEBIAN_FRONTEND=noninteractive
 apt-get -o DPkg::Lock::Timeout=120 update -q
 apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends $missing
+# The packages' own Prometheus and node_exporter services are not the tests'.
+case " $missing " in
+*" prometheus "* | *" prometheus-node-exporter "*)
+	if [ -d /run/systemd/system ]; then
+		systemctl disable --now prometheus.service prometheus-node-exporter.service \
+			prometheus-node-exporter-apt.timer prometheus-node-exporter-smartmon.timer \
+			> /dev/null 2>&1 || true
+	fi ;;
+esac

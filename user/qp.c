@@ -183,7 +183,12 @@ static void print_counters(const uint64_t *v, const char *indent)
 	out_close_object();
 }
 
-static bool stats_values(const struct nlattr *nest, uint64_t *v)
+const char *qp_stat_name(unsigned int i)
+{
+	return i < NSTATS ? stat_names[STAT_FIRST + i] : "UNKNOWN";
+}
+
+bool qp_stat_values(const struct nlattr *nest, uint64_t *v)
 {
 	const struct nlattr *st[ROCECTL_A_QP_STAT_MAX + 1];
 	int i;
@@ -199,7 +204,7 @@ void qp_print_stats(const struct nlattr **tb)
 {
 	uint64_t v[NSTATS];
 
-	if (!stats_values(tb[ROCECTL_A_QP_STATS], v)) {
+	if (!qp_stat_values(tb[ROCECTL_A_QP_STATS], v)) {
 		/* Hardware QPs: the module does not see their packets. */
 		out_str("counters_source", "\n    counters none (not seen by the module) ", "none");
 		return;
@@ -430,7 +435,7 @@ static int qp_collect_cb(const struct nlmsghdr *nlh, void *data)
 		r->type = mnl_attr_get_u8(tb[ROCECTL_A_QP_TYPE]);
 	if (tb[ROCECTL_A_QP_STATE])
 		r->state = mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE]);
-	r->has_stats = stats_values(tb[ROCECTL_A_QP_STATS], r->v);
+	r->has_stats = qp_stat_values(tb[ROCECTL_A_QP_STATS], r->v);
 	return MNL_CB_OK;
 }
 

@@ -4,12 +4,21 @@
 #define ROCECTL_QP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <libmnl/libmnl.h>
+#include <linux/rocectl.h>
 
 /* The identity fields of one QP message. */
 void qp_print_fields(const struct nlattr **tb, bool details);
 /* Its counters, labelled with where they come from. */
 void qp_print_stats(const struct nlattr **tb);
+
+/* The module's per-QP counters: QP_NSTATS of them, in attribute order. */
+#define QP_NSTATS	(ROCECTL_A_QP_STAT_MAX - ROCECTL_A_QP_STAT_TX_PACKETS + 1)
+/* The name of counter i (0 .. QP_NSTATS - 1), as users read it. */
+const char *qp_stat_name(unsigned int i);
+/* The counters of a ROCECTL_A_QP_STATS nest into v; false if none. */
+bool qp_stat_values(const struct nlattr *nest, uint64_t *v);
 
 const char *qp_type_name(unsigned int type);
 const char *qp_state_name(unsigned int state);

@@ -19,7 +19,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: rocectl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"where  OBJECT := { dev | qp | watchdog | dcqcn | check | monitor | apply | version | help }\n"
+		"where  OBJECT := { dev | qp | watchdog | dcqcn | check | monitor | exporter | apply | version | help }\n"
 		"       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -V[ersion] | -h[elp] }\n"
 		"Exit status: 0 success, 1 a check found its condition, 2 usage error,\n"
 		"             3 rocectl module not loaded, 4 request refused or failed.\n");
@@ -81,6 +81,7 @@ static const struct cmd objects[] = {
 	{ "apply", cmd_apply },
 	{ "dcqcn", cmd_dcqcn },
 	{ "check", cmd_check },
+	{ "exporter", cmd_exporter },
 	{ NULL, NULL },
 };
 

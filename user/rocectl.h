@@ -33,6 +33,7 @@ const struct cmd *rocectl_object(const char *word);
 /* The object handlers: each consumes rc->argv and returns an exit code. */
 int cmd_apply(struct rocectl *rc);
 int cmd_check(struct rocectl *rc);
+int cmd_exporter(struct rocectl *rc);
 int cmd_dcqcn(struct rocectl *rc);
 int cmd_dev(struct rocectl *rc);
 int cmd_monitor(struct rocectl *rc);

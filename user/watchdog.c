@@ -34,6 +34,18 @@ const char *wd_event_name(unsigned int event)
 	return name_of(events, ARRAY_SIZE(events), event);
 }
 
+const char *wd_state_name(unsigned int state)
+{
+	return name_of(states, ARRAY_SIZE(states), state);
+}
+
+const char *wd_direction_name(unsigned int direction)
+{
+	return name_of(directions, ARRAY_SIZE(directions), direction);
+}
+
+_Static_assert(ARRAY_SIZE(states) == WD_NSTATES, "WD_NSTATES: the watchdog's states");
+
 static uint64_t u64_of(const struct nlattr *a)
 {
 	return a ? mnl_attr_get_u64(a) : 0;

@@ -10,5 +10,9 @@
 void wd_print_fields(const struct nlmsghdr *nlh, const struct nlattr **tb,
 		     bool stats);
 const char *wd_event_name(unsigned int event);
+/* Names of enum rocectl_wd_state (WD_NSTATES of them) and directions. */
+#define WD_NSTATES	5
+const char *wd_state_name(unsigned int state);
+const char *wd_direction_name(unsigned int direction);
 
 #endif

@@ -108,6 +108,24 @@ line "dump 10,000 QPs (ms): rocectl/rdma" \
 	"$(median < "$W/dump.rocectl")" - "$(median < "$W/dump.rdma")" \
 	"$(ratio "$W/dump.rocectl" "$W/dump.rdma")" -
 echo "# QPs dumped: rocectl $(jq length "$W/d1.json"), rdma $(jq length "$W/d2.json")"
+
+# The exporter scraped with the same 10,000 QPs: a scrape's time against
+# rdma's dump of them, and the exporter's CPU time per scrape.
+"$ROCECTL" exporter listen 127.0.0.1:9798 2> /dev/null &
+ex=$!
+busywait 20000 curl -sf -o /dev/null http://127.0.0.1:9798/metrics
+: > "$W/scrape"
+cpu0=$(awk '{ print $14 + $15 }' /proc/$ex/stat)
+for i in $(seq "$REPS"); do
+	t0=$(date +%s%N); curl -sf -o "$W/m.txt" http://127.0.0.1:9798/metrics; t1=$(date +%s%N)
+	echo $(( (t1 - t0) / 1000000 )) >> "$W/scrape"
+done
+cpu1=$(awk '{ print $14 + $15 }' /proc/$ex/stat)
+kill $ex; wait $ex
+line "scrape of 10,000 QPs (ms): exporter/rdma" \
+	"$(median < "$W/scrape")" - "$(median < "$W/dump.rdma")" \
+	"$(ratio "$W/scrape" "$W/dump.rdma")" -
+echo "# exporter: $(( (cpu1 - cpu0) * 1000 / $(getconf CLK_TCK) / REPS )) ms of CPU a scrape, $(grep -c '^rocectl_' "$W/m.txt") series, $(wc -c < "$W/m.txt") bytes"
 n=$(jq '.qpns | length' "$W/many.json")
 line "kernel memory per tracked QP (B)" \
 	$(( ($(cat "$W/mem.many") - $(cat "$W/mem.none")) * 1024 / n )) - - - -

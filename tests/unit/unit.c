@@ -20,6 +20,7 @@
 #include "utils.h"
 #include "bth_test.h"
 #include "check_test.h"
+#include "prom_test.h"
 #include "qp_type_test.h"
 #include "mlx5/mlx5_test.h"
 #include "qp_counters_test.h"
@@ -341,6 +342,7 @@ int main(void)
 	test_errors();
 	test_dispatch();
 	check_tests(report);
+	prom_tests(report);
 	failed += mlx5_tests();
 	failed += qp_counters_tests();
 	return failed ? 1 : 0;

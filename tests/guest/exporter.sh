@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: rocectl exporter, run as nobody, scraped with curl and checked
+# by promtool; its QP sums against tc's own count of the packets it marked
+# CE, kept after the QPs are gone; its watchdog counters after a storm on
+# the simulated NIC; a real Prometheus server scraping it, its query API
+# returning those counters; the textfile output read by a real
+# prometheus-node-exporter; the module going and coming; bad input.
+. "$(dirname "$0")/lib.sh"
+plan 11
+W=$(mktemp -d)
+chmod 755 "$W"
+QPT=$ROOT/tests/tools/build/qptraffic
+SIM=/sys/kernel/debug/simnic
+URL=http://127.0.0.1:9798/metrics
+
+# A copy nobody can run: the checkout may sit in a directory only root can enter.
+mkdir -p -m 755 /run/nobody && install -m 755 "$ROCECTL" /run/nobody/rocectl
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all --)
+nobody() { "${NOBODY[@]}" "$@"; }
+scrape() { curl -sf --max-time 30 "$@" "$URL"; }
+# metric NAME{LABELS}: its value in a fresh scrape ("" if absent).
+metric() { scrape | awk -v m="$1" '$1 == m { print $2 }'; }
+storm() { echo "$2 $3" > $SIM/$1/rx_storm; }
+# wd_state_is STATE: sim0's priority 3 is in STATE, as the exporter says.
+wd_state_is() {
+	[ "$(metric "rocectl_watchdog_state{netdev=\"sim0\",prio=\"3\",direction=\"rx\",state=\"$1\"}")" = 1 ]
+}
+
+kmsg_mark
+two_rxe_hosts
+module_load || fail "load"
+simnic_pair sim0 sim1 || fail "simnic"
+timeout "$T" dcb pfc set dev sim0 prio-pfc 3:on || fail "dcb"
+rc watchdog set dev sim0 prio 3 detect 100 restore 200 interval 20 action alert || fail "watch"
+# Not through the function: $! must be the exporter itself, for its exit status.
+"${NOBODY[@]}" /run/nobody/rocectl exporter > "$W/ex.out" 2> "$W/ex.err" &
+EX=$!
+busywait 20000 scrape -o /dev/null || fail "no answer at $URL: $(cat "$W/ex.err")"
+log_test "setup: rxe0/rxe1 over veth, simnic sim0 watched on priority 3, the exporter as nobody"
+
+# --- the format --------------------------------------------------------------------------
+hdr=$(curl -sf -D - -o "$W/m.txt" "$URL" | tr -d '\r')
+check_match "$hdr" '^Content-Type: text/plain; version=0.0.4; charset=utf-8$' "content type"
+out=$(promtool check metrics < "$W/m.txt" 2>&1) || fail "promtool check metrics: $out"
+check_eq "$(awk '$1 == "rocectl_up" { print $2 }' "$W/m.txt")" 1 "rocectl_up"
+curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' -D "$W/om.hdr" -o "$W/om.txt" "$URL" ||
+	fail "OpenMetrics scrape"
+check_match "$(tr -d '\r' < "$W/om.hdr")" '^Content-Type: application/openmetrics-text; version=1.0.0' "OpenMetrics type"
+check_eq "$(tail -n 1 "$W/om.txt")" "# EOF" "OpenMetrics end"
+check_match "$(cat "$W/om.txt")" '^# TYPE rocectl_watchdog_storms counter$' "OpenMetrics counter family"
+log_test "scrape as nobody: text format 0.0.4 that promtool check metrics accepts; OpenMetrics when asked"
+
+# --- ports and QPs against rdma(8) ----------------------------------------------------------
+"$QPT" pair -d rxe0 -D rxe1 -g 1 -n 3 -m 10 -s 1024 --hold > "$W/hold.json" 2> "$W/hold.err" &
+hold=$!
+busywait 60000 test -s "$W/hold.json" || fail "traffic: $(cat "$W/hold.err")"
+rdma -j resource show qp > "$W/rdma.json"
+scrape > "$W/m.txt"
+python3 - "$W/m.txt" "$W/rdma.json" <<'PY' > "$W/py.out" 2>&1 || fail "$(tail -n 3 "$W/py.out")"
+import json, re, subprocess, sys
+m = {}
+for l in open(sys.argv[1]):
+    if not l.startswith("#"):
+        k, v = l.rsplit(" ", 1)
+        m[k] = float(v)
+rdma = json.load(open(sys.argv[2]))
+links = json.loads(subprocess.run(["rdma", "-j", "link", "show"], capture_output=True, text=True).stdout)
+for ln in links:
+    want = {"ACTIVE": 4, "DOWN": 1, "INIT": 2, "ARMED": 3}[ln["state"]]
+    key = 'rocectl_port_state{device="%s",port="%d",netdev="%s"}' % (ln["ifname"], ln["port"], ln["netdev"])
+    assert m.get(key) == want, (key, m.get(key), want)
+for dev in ("rxe0", "rxe1"):
+    n = sum(v for k, v in m.items() if k.startswith('rocectl_qps{device="%s"' % dev))
+    want = len([q for q in rdma if q["ifname"] == dev])
+    assert n == want, (dev, n, want)
+got = sum(v for k, v in m.items() if k.startswith('rocectl_qps{') and 'comm="qptraffic"' in k and 'state="RTS"' in k)
+assert got == 6, ("qptraffic's RTS QPs", got)
+PY
+log_test "ports and QPs: rocectl_port_state as rdma link show, rocectl_qps as rdma resource show qp"
+
+# top 1: one QP per counter, the one rocectl qp stats shows with the most tx_bytes.
+nobody /run/nobody/rocectl exporter print top 1 top-by tx_bytes > "$W/top.txt" || fail "print"
+check_eq "$(grep -c '^rocectl_top_qp_tx_bytes_total{' "$W/top.txt")" 1 "top 1 series"
+rc -j qp stats > "$W/qps.json"
+read -r dev qpn bytes < <(sed -n 's/^rocectl_top_qp_tx_bytes_total{device="\([^"]*\)",port="[0-9]*",qpn="\([0-9]*\)".*} \([0-9]*\)$/\1 \2 \3/p' "$W/top.txt")
+check_eq "${bytes:-none}" "$(jq 'map(select(.counters)) | map(.counters.tx_bytes) | max' "$W/qps.json")" "top 1's tx_bytes: the most any QP has"
+check_eq "$bytes" "$(jq --arg d "${dev:-}" --argjson q "${qpn:-0}" '.[] | select(.ifname == $d and .lqpn == $q) | .counters.tx_bytes' "$W/qps.json")" "$dev QP $qpn's tx_bytes as rocectl qp stats shows them"
+kill $hold; wait $hold 2>/dev/null
+log_test "top N: top 1 top-by tx_bytes shows the QP rocectl qp stats has with the most tx_bytes"
+
+# --- CE: the QP sums against tc's own count, kept after the QPs go --------------------------
+key='rocectl_qp_rx_ecn_ce_total{device="rxe1",port="1",comm="qptraffic"}'
+before=$(metric "$key")
+tc qdisc add dev veth1 clsact
+tc filter add dev veth1 egress protocol ip u32 match ip protocol 17 0xff \
+	match ip dport 4791 0xffff action pedit munge ip tos set 0x3 pipe action csum ip
+"$QPT" pair -d rxe0 -D rxe1 -g 1 -n 2 -m 100 -s 1024 --hold > "$W/ce.json" 2> "$W/ce.err" &
+ce=$!
+busywait 60000 test -s "$W/ce.json" || fail "traffic: $(cat "$W/ce.err")"
+marked=$(tc -s -j filter show dev veth1 egress | jq '[.[] | .options.actions[]? | select(.kind == "pedit") | .stats.packets] | add')
+live=$(metric "$key")
+kill $ce; wait $ce 2>/dev/null
+tc qdisc del dev veth1 clsact
+# The QPs are gone: what they counted stays in the sum.
+check_eq "$(rdma -j resource show qp | jq '[.[] | select(.comm == "qptraffic")] | length')" 0 "qptraffic's QPs after it exited"
+after=$(metric "$key")
+check_eq "$(( ${live:-0} - ${before:-0} ))" "$marked" "the live QPs' CE sum (tc marked $marked)"
+check_eq "$(( ${after:-0} - ${before:-0} ))" "$marked" "CE-marked packets: the exporter's rxe1 sum grew by (tc marked $marked)"
+log_test "CE: the rxe1 sum grew by the packets tc's pedit marked ($marked), and stays once the QPs are destroyed"
+
+# --- the watchdog ------------------------------------------------------------------------------
+storms0=$(metric 'rocectl_watchdog_storms_total{netdev="sim0",prio="3",direction="rx"}')
+storm sim0 3 1000
+busywait 20000 wd_state_is storm || fail "no storm state: $(scrape | grep '^rocectl_watchdog_state')"
+storm sim0 3 0
+busywait 20000 wd_state_is monitoring || fail "no end of the storm"
+storms=$(metric 'rocectl_watchdog_storms_total{netdev="sim0",prio="3",direction="rx"}')
+check_eq "$storms" "$(( ${storms0:-0} + 1 ))" "storms"
+check_eq "$storms" "$(rc -j watchdog stats dev sim0 | jq '.[0].prios[] | select(.prio == 3) | .storms')" "storms as watchdog stats says"
+log_test "watchdog: a storm on sim0 shows as state storm, then monitoring, storms_total one more, as watchdog stats says"
+
+# --- a real Prometheus ------------------------------------------------------------------------
+cat > "$W/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: rocectl
+    static_configs:
+      - targets: ['127.0.0.1:9798']
+EOF
+prometheus --config.file="$W/prometheus.yml" --storage.tsdb.path="$W/tsdb" \
+	--web.listen-address=127.0.0.1:9090 > "$W/prom.log" 2>&1 &
+PROM=$!
+# query EXPR: the value Prometheus has for EXPR now ("" if none).
+query() {
+	curl -sf --max-time 30 --data-urlencode "query=$1" http://127.0.0.1:9090/api/v1/query |
+		jq -r '.data.result[0].value[1] // empty'
+}
+# has EXPR VALUE: Prometheus has VALUE for EXPR.
+has() { [ "$(query "$1")" = "$2" ]; }
+busywait 180000 has rocectl_up 1 || fail "Prometheus never scraped rocectl_up 1: $(tail -n 3 "$W/prom.log")"
+q='rocectl_watchdog_storms_total{netdev="sim0",prio="3"}'
+busywait 30000 has "$q" "$storms" || fail "Prometheus has $q = '$(query "$q")', the exporter $storms"
+busywait 30000 has "$key" "$after" || fail "Prometheus has $key = '$(query "$key")', the exporter $after"
+check_eq "$(query 'up{job="rocectl"}')" 1 "Prometheus' own up"
+kill $PROM; wait $PROM 2>/dev/null
+log_test "a real Prometheus scrapes the exporter: its query API returns the storm ($storms) and CE ($after) counters"
+
+# --- textfile for node_exporter ------------------------------------------------------------------
+mkdir -m 777 "$W/tf"
+nobody /run/nobody/rocectl exporter textfile "$W/tf" interval 0 || fail "textfile"
+check_eq "$(ls -A "$W/tf")" "rocectl.prom" "files in the directory"
+out=$(promtool check metrics < "$W/tf/rocectl.prom" 2>&1) || fail "promtool: $out"
+prometheus-node-exporter --web.listen-address=127.0.0.1:9100 --collector.disable-defaults \
+	--collector.textfile --collector.textfile.directory="$W/tf" > "$W/ne.log" 2>&1 &
+NE=$!
+busywait 60000 curl -sf -o "$W/ne.txt" http://127.0.0.1:9100/metrics || fail "node_exporter: $(tail -n 3 "$W/ne.log")"
+check_eq "$(awk '$1 == "rocectl_up" { print $2 }' "$W/ne.txt")" 1 "rocectl_up through node_exporter"
+check_eq "$(awk '$1 == "node_textfile_scrape_error" { print $2 }' "$W/ne.txt")" 0 "node_textfile_scrape_error"
+check_eq "$(awk -v k="$key" '$1 == k { print $2 }' "$W/ne.txt")" "$(awk -v k="$key" '$1 == k { print $2 }' "$W/tf/rocectl.prom")" "the CE sum through node_exporter"
+kill $NE; wait $NE 2>/dev/null
+log_test "textfile: DIR/rocectl.prom alone, accepted by promtool, served by a real node_exporter without a scrape error"
+
+# --- the module going and coming -----------------------------------------------------------------
+rc watchdog del dev sim0
+module_unload || fail "unload"
+check_eq "$(metric rocectl_up)" 0 "rocectl_up without the module"
+check_eq "$(scrape | grep -c '^rocectl_qps{')" 0 "QP series without the module"
+module_load || fail "reload"
+up_is() { [ "$(metric rocectl_up)" = "$1" ]; }
+busywait 10000 up_is 1 || fail "rocectl_up after the reload"
+log_test "module unloaded: HTTP 200 with rocectl_up 0 and no stale series; loaded again: rocectl_up 1"
+
+# --- bad input -----------------------------------------------------------------------------------
+out=$(nobody /run/nobody/rocectl exporter 2>&1); code=$?
+check_eq "$code" 4 "a second exporter on the same port"
+check_eq "$out" "Error: cannot listen on 127.0.0.1:9798: Address already in use." "its sentence"
+for args in "listen" "listen 9798" "listen nosuchhost.invalid:1" "top 1001" "top x" "top-by bogus" "bogus" "textfile"; do
+	# shellcheck disable=SC2086 # split on purpose
+	out=$(nobody timeout 10 /run/nobody/rocectl exporter $args 2>&1); code=$?
+	[ "$code" = 2 ] && [[ $out == Error:*. ]] || fail "exporter $args: status $code, '$out'"
+done
+out=$(nobody /run/nobody/rocectl exporter textfile /nonexistent interval 0 2>&1); code=$?
+check_eq "$code:$out" "4:Error: cannot write /nonexistent/rocectl.prom: No such file or directory." "textfile into a missing directory"
+check_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x=1 "$URL")" 405 "POST"
+check_eq "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:9798/nope)" 404 "unknown path"
+# raw REQUEST: the status line the exporter answers a hand-written request with.
+raw() {
+	local line
+	exec 7<>/dev/tcp/127.0.0.1/9798
+	printf "$1" >&7
+	line=$(timeout 10 head -n 1 <&7 | tr -d '\r')
+	exec 7<&-
+	echo "$line"
+}
+check_eq "$(raw 'GET /metrics HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n')" "HTTP/1.1 400 Bad Request" "a malformed header"
+check_eq "$(raw 'GET /metrics HTTP/9.9\r\nHost: x\r\n\r\n')" "HTTP/1.1 505 HTTP Version Not Supported" "an unknown HTTP version"
+check_eq "$(raw 'GARBAGE\r\n\r\n')" "" "garbage: the connection closed, no answer"
+# A scraper that connects and says nothing neither blocks others nor stays.
+exec 8<>/dev/tcp/127.0.0.1/9798
+scrape -o /dev/null || fail "a scrape beside a silent connection"
+t0=$(date +%s)
+timeout 30 cat <&8 > /dev/null
+check_eq "$(( $(date +%s) - t0 <= 15 ))" 1 "the silent connection closed within the 10 s timeout"
+exec 8<&-
+kill -0 $EX || fail "the exporter died"
+kill $EX; wait $EX
+check_eq "$?" 0 "the exporter's exit status on SIGTERM"
+log_test "bad input: port in use (exit 4), bad arguments (exit 2), POST 405, unknown path 404, malformed 400, garbage closed, a silent scraper dropped"
+
+module_unload
+kmsg_check

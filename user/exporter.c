@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rocectl exporter: rocectl's metrics for Prometheus (metrics.c), served
+ * over HTTP at /metrics by libmicrohttpd, written atomically into
+ * node_exporter's textfile directory, or printed once. Each scrape reads
+ * the module afresh; one thread serves the scrapes one after the other.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+#include "errors.h"
+#include "metrics.h"
+#include "rocectl.h"
+#include "utils.h"
+
+#define LISTEN_DEFAULT		"127.0.0.1:9798"
+#define TEXTFILE_NAME		"rocectl.prom"
+#define INTERVAL_DEFAULT	15
+#define CONN_TIMEOUT_S		10	/* a scraper that stalls is dropped */
+#define CONN_LIMIT		16
+
+struct exporter {
+	const char *listen;
+	const char *dir;		/* textfile */
+	unsigned int interval;		/* textfile: seconds between writes */
+	struct metrics_opts o;
+	struct metrics_health h;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* --- HTTP -------------------------------------------------------------------------- */
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, const char *type,
+			     char *body, size_t len, enum MHD_ResponseMemoryMode mode)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, mode);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result text(struct MHD_Connection *c, unsigned int status, const char *msg)
+{
+	return reply(c, status, "text/plain; charset=utf-8", (char *)msg, strlen(msg),
+		     MHD_RESPMEM_PERSISTENT);
+}
+
+/* Whether the scraper asks for OpenMetrics (Accept), as Prometheus does when it can take it. */
+static bool wants_openmetrics(struct MHD_Connection *c)
+{
+	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+
+	return accept && strstr(accept, "application/openmetrics-text");
+}
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
+			      const char *method, const char *version, const char *upload,
+			      size_t *upload_size, void **con_cls)
+{
+	struct exporter *ex = cls;
+	struct prom p;
+
+	(void)version;
+	(void)upload;
+	/* A request with a body is answered once the body is in (and ignored). */
+	if (!*con_cls) {
+		*con_cls = ex;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "Only GET and HEAD are served.\n");
+	if (!strcmp(url, "/"))
+		return text(c, MHD_HTTP_OK, "rocectl exporter: the metrics are at /metrics\n");
+	if (strcmp(url, "/metrics"))
+		return text(c, MHD_HTTP_NOT_FOUND, "Not found: the metrics are at /metrics\n");
+	prom_init(&p, wants_openmetrics(c));
+	metrics_write(&p, &ex->o, &ex->h);
+	if (p.failed) {
+		prom_free(&p);
+		return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "Out of memory.\n");
+	}
+	/* MHD frees the buffer with the response. */
+	return reply(c, MHD_HTTP_OK, prom_content_type(&p), p.buf, p.len, MHD_RESPMEM_MUST_FREE);
+}
+
+/* The listening socket, made here so that a refusal says why (MHD would not). */
+static int listen_on(const char *spec)
+{
+	struct addrinfo hints = {
+		.ai_socktype = SOCK_STREAM,
+		/* Numeric: no name lookup that could hang a boot without DNS. */
+		.ai_flags = AI_PASSIVE | AI_NUMERICSERV | AI_NUMERICHOST,
+	};
+	char host[256], *port;
+	struct addrinfo *ai;
+	int fd, one = 1, err;
+	uint32_t portno;
+
+	snprintf(host, sizeof(host), "%s", spec);
+	port = strrchr(host, ':');
+	if (!port || port == host || !port[1]) {
+		pr_err("Error: listen takes ADDRESS:PORT (127.0.0.1:9798, [::1]:9798, 0.0.0.0:9798), not \"%s\".\n",
+		       spec);
+		return -EXIT_USAGE;
+	}
+	*port++ = '\0';
+	if (parse_u32(port, &portno) || !portno || portno > 65535) {
+		pr_err("Error: listen takes a port from 1 to 65535, not \"%s\".\n", port);
+		return -EXIT_USAGE;
+	}
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		memmove(host, host + 1, strlen(host));
+		host[strlen(host) - 1] = '\0';
+	}
+	err = getaddrinfo(host, port, &hints, &ai);
+	if (err) {
+		pr_err("Error: cannot listen on %s: %s (a numeric address and port: 127.0.0.1:9798, [::1]:9798).\n",
+		       spec, gai_strerror(err));
+		return -EXIT_USAGE;
+	}
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 32) < 0) {
+		pr_err("Error: cannot listen on %s: %s.\n", spec, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		freeaddrinfo(ai);
+		return -EXIT_FAILED;
+	}
+	freeaddrinfo(ai);
+	return fd;
+}
+
+static int serve(struct exporter *ex)
+{
+	struct MHD_Daemon *d;
+	int fd = listen_on(ex->listen);
+
+	if (fd < 0)
+		return -fd;
+	catch_signals();
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL,
+			     answer, ex,
+			     MHD_OPTION_LISTEN_SOCKET, fd,
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
+			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)CONN_LIMIT,
+			     MHD_OPTION_END);
+	if (!d) {
+		pr_err("Error: cannot start the HTTP server on %s.\n", ex->listen);
+		close(fd);
+		return EXIT_FAILED;
+	}
+	fprintf(stderr, "rocectl exporter: serving http://%s/metrics\n", ex->listen);
+	while (!stop)
+		pause();
+	MHD_stop_daemon(d);
+	close(fd);
+	return EXIT_OK;
+}
+
+/* --- textfile and print ------------------------------------------------------------ */
+
+/* DIR/rocectl.prom replaced at once: node_exporter never reads half a file. */
+static int write_textfile(struct exporter *ex)
+{
+	char tmp[4096], path[4096];
+	struct prom p;
+	FILE *f;
+	int err = EXIT_OK;
+
+	snprintf(path, sizeof(path), "%s/" TEXTFILE_NAME, ex->dir);
+	/* Not *.prom: the collector skips it while it is written. */
+	snprintf(tmp, sizeof(tmp), "%s/." TEXTFILE_NAME ".%d", ex->dir, (int)getpid());
+	prom_init(&p, false);
+	metrics_write(&p, &ex->o, &ex->h);
+	f = p.failed ? NULL : fopen(tmp, "w");
+	if (!f || fwrite(p.buf, 1, p.len, f) != p.len || fflush(f) || fsync(fileno(f)) ||
+	    fclose(f) || rename(tmp, path)) {
+		pr_err("Error: cannot write %s: %s.\n", path, p.failed ? "out of memory" : strerror(errno));
+		if (f)
+			unlink(tmp);
+		err = EXIT_FAILED;
+	}
+	prom_free(&p);
+	return err;
+}
+
+static int textfile(struct exporter *ex)
+{
+	struct timespec ts;
+	int err;
+
+	catch_signals();
+	do {
+		err = write_textfile(ex);
+		if (err || !ex->interval)
+			return err;
+		ts.tv_sec = ex->interval;
+		ts.tv_nsec = 0;
+		while (!stop && nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	} while (!stop);
+	return EXIT_OK;
+}
+
+static int print_once(struct exporter *ex)
+{
+	struct prom p;
+	int err = EXIT_OK;
+
+	prom_init(&p, false);
+	metrics_write(&p, &ex->o, &ex->h);
+	if (p.failed || fwrite(p.buf, 1, p.len, stdout) != p.len) {
+		pr_err("Error: cannot print the metrics.\n");
+		err = EXIT_FAILED;
+	}
+	prom_free(&p);
+	return err;
+}
+
+/* --- the command ------------------------------------------------------------------- */
+
+static int parse_uint(struct rocectl *rc, const char *what, unsigned int min, unsigned int max,
+		      unsigned int *v)
+{
+	const char *s = arg_next(rc);
+	uint32_t n;
+
+	if (!s || parse_u32(s, &n) || n < min || n > max) {
+		pr_err("Error: %s takes a number from %u to %u, not \"%s\".\n", what, min, max,
+		       s ? s : "");
+		return EXIT_USAGE;
+	}
+	*v = n;
+	return EXIT_OK;
+}
+
+static int parse_args(struct rocectl *rc, struct exporter *ex, bool is_textfile, bool is_serve)
+{
+	const char *w;
+	int err = EXIT_OK, k;
+
+	while (!err && (w = arg_next(rc))) {
+		if (is_serve && !strcmp(w, "listen")) {
+			ex->listen = arg_next(rc);
+			if (!ex->listen || !*ex->listen) {
+				pr_err("Error: listen needs ADDRESS:PORT.\n");
+				err = EXIT_USAGE;
+			}
+		} else if (is_textfile && !strcmp(w, "interval")) {
+			err = parse_uint(rc, "interval", 0, 86400, &ex->interval);
+		} else if (!strcmp(w, "top")) {
+			err = parse_uint(rc, "top", 0, METRICS_TOP_MAX, &ex->o.top);
+		} else if (!strcmp(w, "top-by")) {
+			w = arg_next(rc);
+			k = w ? metrics_counter(w) : -1;
+			if (k < 0) {
+				pr_err("Error: top-by takes a QP counter (tx_packets, tx_bytes, rx_ecn_ce, ...), not \"%s\".\n",
+				       w ? w : "");
+				err = EXIT_USAGE;
+			} else {
+				ex->o.top_by = k;
+			}
+		} else {
+			pr_err("Error: unknown exporter argument \"%s\": try \"rocectl exporter help\".\n", w);
+			err = EXIT_USAGE;
+		}
+	}
+	return err;
+}
+
+static int exporter_help(void)
+{
+	printf("Usage: rocectl exporter [ listen ADDRESS:PORT ] [ top N ] [ top-by COUNTER ]\n"
+	       "       rocectl exporter textfile DIR [ interval SECONDS ] [ top N ] [ top-by COUNTER ]\n"
+	       "       rocectl exporter print [ top N ] [ top-by COUNTER ]\n"
+	       "       rocectl exporter help\n"
+	       "Serves rocectl's metrics for Prometheus at http://ADDRESS:PORT/metrics\n"
+	       "(default " LISTEN_DEFAULT "), writes them into DIR/" TEXTFILE_NAME " for\n"
+	       "node_exporter's textfile collector (every SECONDS, default %d; 0: once),\n"
+	       "or prints them once. N: the QPs shown one by one (0..%d, default %d),\n"
+	       "the busiest by COUNTER (a QP counter, default tx_bytes).\n",
+	       INTERVAL_DEFAULT, METRICS_TOP_MAX, METRICS_TOP_DEFAULT);
+	return EXIT_OK;
+}
+
+int cmd_exporter(struct rocectl *rc)
+{
+	struct exporter ex = {
+		.listen = LISTEN_DEFAULT,
+		.interval = INTERVAL_DEFAULT,
+		.o = { .top = METRICS_TOP_DEFAULT, .top_by = metrics_counter("tx_bytes") },
+	};
+	const char *w = arg_peek(rc);
+	int err;
+
+	if (w && !strcmp(w, "help"))
+		return exporter_help();
+	if (w && !strcmp(w, "textfile")) {
+		arg_next(rc);
+		ex.dir = arg_next(rc);
+		if (!ex.dir || !*ex.dir) {
+			pr_err("Error: textfile needs the directory of node_exporter's textfile collector.\n");
+			return EXIT_USAGE;
+		}
+		err = parse_args(rc, &ex, true, false);
+		return err ? err : textfile(&ex);
+	}
+	if (w && !strcmp(w, "print")) {
+		arg_next(rc);
+		err = parse_args(rc, &ex, false, false);
+		return err ? err : print_once(&ex);
+	}
+	err = parse_args(rc, &ex, false, true);
+	return err ? err : serve(&ex);
+}

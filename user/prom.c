@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Prometheus exposition: "# HELP", "# TYPE", samples with escaped label
+ * values. The two formats differ where a counter is named: the text
+ * format types the sample's name (rocectl_x_total), OpenMetrics the
+ * family's (rocectl_x) and ends with "# EOF".
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prom.h"
+
+void prom_init(struct prom *p, bool openmetrics)
+{
+	memset(p, 0, sizeof(*p));
+	p->openmetrics = openmetrics;
+}
+
+void prom_free(struct prom *p)
+{
+	free(p->buf);
+	p->buf = NULL;
+	p->len = p->cap = 0;
+}
+
+static bool reserve(struct prom *p, size_t more)
+{
+	size_t cap = p->cap ? p->cap : 4096;
+	char *grown;
+
+	if (p->failed)
+		return false;
+	if (p->len + more + 1 <= p->cap)
+		return true;
+	while (cap < p->len + more + 1)
+		cap *= 2;
+	grown = realloc(p->buf, cap);
+	if (!grown) {
+		p->failed = true;
+		return false;
+	}
+	p->buf = grown;
+	p->cap = cap;
+	return true;
+}
+
+static void put(struct prom *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct prom *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !reserve(p, n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->buf + p->len, p->cap - p->len, fmt, ap);
+	va_end(ap);
+	p->len += n;
+}
+
+/* Label values escape \, " and newline; HELP text \ and newline. */
+static void put_escaped(struct prom *p, const char *s, bool quote)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			put(p, "\\\\");
+		else if (*s == '\n')
+			put(p, "\\n");
+		else if (quote && *s == '"')
+			put(p, "\\\"");
+		else
+			put(p, "%c", *s);
+	}
+}
+
+void prom_family(struct prom *p, const char *name, enum prom_type type, const char *help)
+{
+	const char *suffix = type == PROM_COUNTER && !p->openmetrics ? "_total" : "";
+
+	p->family = name;
+	p->type = type;
+	put(p, "# HELP %s%s ", name, suffix);
+	put_escaped(p, help, false);
+	put(p, "\n# TYPE %s%s %s\n", name, suffix, type == PROM_COUNTER ? "counter" : "gauge");
+}
+
+static void put_name(struct prom *p, const struct prom_label *l, size_t n)
+{
+	size_t i;
+
+	put(p, "%s%s", p->family, p->type == PROM_COUNTER ? "_total" : "");
+	if (!n)
+		return;
+	put(p, "{");
+	for (i = 0; i < n; i++) {
+		put(p, "%s%s=\"", i ? "," : "", l[i].name);
+		put_escaped(p, l[i].value ? l[i].value : "", true);
+		put(p, "\"");
+	}
+	put(p, "}");
+}
+
+void prom_u64(struct prom *p, const struct prom_label *l, size_t n, uint64_t v)
+{
+	put_name(p, l, n);
+	put(p, " %" PRIu64 "\n", v);
+}
+
+void prom_double(struct prom *p, const struct prom_label *l, size_t n, double v)
+{
+	put_name(p, l, n);
+	put(p, " %.17g\n", v);
+}
+
+void prom_end(struct prom *p)
+{
+	if (p->openmetrics)
+		put(p, "# EOF\n");
+}
+
+const char *prom_content_type(const struct prom *p)
+{
+	return p->openmetrics ? "application/openmetrics-text; version=1.0.0; charset=utf-8" :
+				"text/plain; version=0.0.4; charset=utf-8";
+}
