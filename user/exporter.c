@@ -169,12 +169,21 @@ static int listen_on(const char *spec)
 
 static int serve(struct exporter *ex)
 {
+	sigset_t mask, old;
 	struct MHD_Daemon *d;
 	int fd = listen_on(ex->listen);
 
 	if (fd < 0)
 		return -fd;
 	catch_signals();
+	/*
+	 * Blocked but while waiting, here and in the server's thread (which
+	 * inherits the mask): none is lost before the wait or to the thread.
+	 */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigprocmask(SIG_BLOCK, &mask, &old);
 	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL,
 			     answer, ex,
 			     MHD_OPTION_LISTEN_SOCKET, fd,
@@ -182,13 +191,15 @@ static int serve(struct exporter *ex)
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)CONN_LIMIT,
 			     MHD_OPTION_END);
 	if (!d) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		pr_err("Error: cannot start the HTTP server on %s.\n", ex->listen);
 		close(fd);
 		return EXIT_FAILED;
 	}
 	fprintf(stderr, "rocectl exporter: serving http://%s/metrics\n", ex->listen);
 	while (!stop)
-		pause();
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	MHD_stop_daemon(d);
 	close(fd);
 	return EXIT_OK;

@@ -197,7 +197,6 @@ race_d() {
 	wait $st
 	busywait 5000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "surviving sim0: PFC left $(pfc sim0)"
 	check_eq "$(rc -j watchdog show | jq -c '[.[].ifname]')" '["sim0"]' "watches after the loop"
-	[ $n -ge 10 ] || fail "only $n pair cycles"
 	gone=$(jq -s '[.[] | select(.event == "gone" and .ifname == "sim2")] | length' "$W/mon-d.json")
 	# Racing requests delete some watches first: not every deletion has one to drop.
 	[ "$gone" -ge 1 ] || fail "no gone event for $n deletions"
@@ -211,6 +210,8 @@ race_d() {
 	rc dev show > /dev/null || fail "module not answering"
 	kill $mon; wait $mon
 	race_kmsg
+	# Last: the debug lane waives a short count alone (tests/debug/timing-waivers).
+	[ $n -ge 10 ] || fail "only $n pair cycles"
 	echo "# d: $n pair deletions during storms in $(( ($(date +%s%3N) - t0) / 1000 )) s, $gone gone events, hammer $(jq -c '.requests' "$W/hammer-d.json")"
 	log_test "d) ${S} s of simnic pairs deleted during storms with forward watches, then rmmod simnic in a storm: watches dropped, survivor's PFC back"
 	# Back for race b.

@@ -64,15 +64,23 @@ for setting in "200 200 100" "100 100 20"; do
 	set -- $setting
 	timing $1 $2 $3 10 > /dev/null
 	# Slack for the time the storm knob takes to start after it is stamped.
+	# Never early; within one interval, but for one round in ten that may
+	# take one interval more: a poll the emulated guest scheduled late
+	# (the wd benchmark reports the latency's p99).
 	awk -v T=$1 -v R=$2 -v I=$3 '
-		{ d[NR] = $1; r[NR] = $2 }
-		$1 < T || $1 > T + I + 5 { bad = bad " detect " $1 }
-		$2 < R || $2 > R + I + 5 { bad = bad " restore " $2 }
-		END { if (NR < 10) bad = bad " only " NR " rounds"; if (bad) { print bad; exit 1 } }' \
+		$1 < T || $1 > T + 2 * I + 5 { bad = bad " detect " $1 }
+		$2 < R || $2 > R + 2 * I + 5 { bad = bad " restore " $2 }
+		$1 > T + I + 5 { late = late " detect " $1 }
+		$2 > R + I + 5 { late = late " restore " $2 }
+		END {
+			if (NR < 10) bad = bad " only " NR " rounds"
+			if (split(late, l, " ") > 2) bad = bad " late more than once:" late
+			if (bad) { print bad; exit 1 }
+		}' \
 		"$W/timing-$1-$3" > "$W/t.err" || fail "detect $1 restore $2 interval $3:$(cat "$W/t.err")"
 	echo "# detect/restore ms for T=$1 R=$2 interval=$3: $(tr '\n' ',' < "$W/timing-$1-$3")"
 done
-log_test "10 storms at 200/100 ms and at 100/20 ms: detection in [T, T+interval], restoration in [R, R+interval]"
+log_test "10 storms at 200/100 ms and at 100/20 ms: detection in [T, T+interval], restoration in [R, R+interval], one round in ten one interval late at most"
 
 # --- alert changes nothing; forward clears exactly the stormed priority -----------
 rc watchdog set dev sim0 prio 3,4 detect 100 restore 2000 interval 10 action alert
@@ -89,7 +97,10 @@ rc watchdog del dev sim2
 TR=/sys/kernel/tracing
 echo > $TR/trace
 for e in pfc_storm_detect pfc_storm_restore pfc_wd_action; do echo 1 > $TR/events/rocectl/$e/enable; done
-rc watchdog set dev sim0 action forward
+# Restore 6 s: simnic counts no pause on a priority whose PFC is off, so
+# a hold ends after the restoration time even while its storm lasts; 6 s
+# spans the commands between the two actions and the check, however slow.
+rc watchdog set dev sim0 action forward restore 6000
 n3=$(events sim0 action 3); n4=$(events sim0 action 4)
 storm sim0 3 1000; storm sim0 4 1000
 wait_events sim0 action 3 5000 $((n3 + 1)) || fail "forward on 3"
@@ -97,7 +108,7 @@ wait_events sim0 action 4 5000 $((n4 + 1)) || fail "forward on 4"
 check_eq "$(pfc sim0)" "[]" "both stormed priorities cleared"
 check_eq "$(pfc sim2)" "[3]" "the other netdev untouched"
 storm sim0 3 0; storm sim0 4 0
-busywait 8000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "PFC not set back: $(pfc sim0)"
+busywait 20000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "PFC not set back: $(pfc sim0)"
 for e in pfc_storm_detect pfc_storm_restore pfc_wd_action; do echo 0 > $TR/events/rocectl/$e/enable; done
 trace=$(cat $TR/trace)
 check_match "$trace" "pfc_storm_detect: netdev=sim0 prio=3 dir=0 window_us=[0-9]+ pause_us=[0-9]+ frames=[1-9]" "detect tracepoint"
