@@ -53,28 +53,39 @@ struct cong_reply {
 	void (*tail)(const struct cong_reply *r);
 };
 
+bool cong_entry(const struct nlattr *nest, const char **name, uint64_t *value)
+{
+	const struct nlattr *f, *n = NULL, *v = NULL;
+
+	if (mnl_attr_validate(nest, MNL_TYPE_NESTED))
+		return false;
+	mnl_attr_for_each_nested(f, nest) {
+		if (mnl_attr_get_type(f) == ROCECTL_A_CONG_NAME &&
+		    !mnl_attr_validate(f, MNL_TYPE_NUL_STRING))
+			n = f;
+		else if (mnl_attr_get_type(f) == ROCECTL_A_CONG_VALUE &&
+			 !mnl_attr_validate(f, MNL_TYPE_U64))
+			v = f;
+	}
+	if (!n || !v)
+		return false;
+	*name = mnl_attr_get_str(n);
+	*value = mnl_attr_get_u64(v);
+	return true;
+}
+
 static void print_values(const struct nlmsghdr *nlh, int type, const char *key)
 {
 	const struct nlattr *a;
+	const char *name;
+	uint64_t value;
 
 	out_open_object(key);
 	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
-		const struct nlattr *f, *name = NULL, *value = NULL;
-
-		if (mnl_attr_get_type(a) != type || mnl_attr_validate(a, MNL_TYPE_NESTED))
+		if (mnl_attr_get_type(a) != type || !cong_entry(a, &name, &value))
 			continue;
-		mnl_attr_for_each_nested(f, a) {
-			if (mnl_attr_get_type(f) == ROCECTL_A_CONG_NAME &&
-			    !mnl_attr_validate(f, MNL_TYPE_NUL_STRING))
-				name = f;
-			else if (mnl_attr_get_type(f) == ROCECTL_A_CONG_VALUE &&
-				 !mnl_attr_validate(f, MNL_TYPE_U64))
-				value = f;
-		}
-		if (!name || !value)
-			continue;
-		out_uint(mnl_attr_get_str(name), NULL, mnl_attr_get_u64(value));
-		out_text("%s %" PRIu64 " ", mnl_attr_get_str(name), mnl_attr_get_u64(value));
+		out_uint(name, NULL, value);
+		out_text("%s %" PRIu64 " ", name, value);
 	}
 	out_close_object();
 }

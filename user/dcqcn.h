@@ -18,6 +18,14 @@ struct rocectl;
 int cong_print_params(struct rocectl *rc, const char *dev, uint32_t port);
 int cong_print_stats(struct rocectl *rc, const char *dev, uint32_t port);
 
+struct nlattr;
+
+/*
+ * One ROCECTL_A_CONG_PARAM or ROCECTL_A_CONG_STAT nest of a CONG_GET
+ * reply: its name and value, or false when it is malformed.
+ */
+bool cong_entry(const struct nlattr *nest, const char **name, uint64_t *value);
+
 /* The module's RDMA devices: names and numbers of ports. */
 struct dev_list {
 	char (*names)[ROCECTL_DEV_NAME_MAX + 1];

@@ -16,11 +16,12 @@
 #include "attrs.h"
 #include "dcqcn.h"
 #include "output.h"
+#include "qp.h"
 #include "rocectl.h"
 #include "utils.h"
 
 #define STAT_FIRST ROCECTL_A_QP_STAT_TX_PACKETS
-#define NSTATS (ROCECTL_A_QP_STAT_MAX - STAT_FIRST + 1)
+#define NSTATS QP_NSTATS
 
 struct stats_dev {
 	uint32_t index, ports;
@@ -138,11 +139,6 @@ static void sum_restart(void *data)
 
 static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 {
-	static const char *const names[NSTATS] = {
-		"tx_packets", "tx_bytes", "rx_packets", "rx_bytes", "rx_ecn_ce",
-		"rx_cnp", "tx_cnp", "rx_becn", "rx_nak_seq", "tx_nak_seq",
-		"rx_rnr_nak", "tx_rnr_nak", "tx_retrans", "rx_dup", "rx_out_of_seq",
-	};
 	struct nlmsghdr *nlh;
 	struct qp_sum sum = { .qps = 0 };
 	int err, i;
@@ -160,8 +156,8 @@ static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 	out_open_object("counters");
 	out_text("\n    ");
 	for (i = 0; i < NSTATS; i++) {
-		out_uint(names[i], NULL, sum.v[i]);
-		out_text("%s %" PRIu64 " ", names[i], sum.v[i]);
+		out_uint(qp_stat_name(i), NULL, sum.v[i]);
+		out_text("%s %" PRIu64 " ", qp_stat_name(i), sum.v[i]);
 	}
 	out_close_object();
 	out_close_object();

@@ -25,6 +25,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "attrs.h"
+#include "dcqcn.h"
 #include "errors.h"
 #include "metrics.h"
 #include "nl.h"
@@ -39,15 +40,21 @@ struct kv {
 	uint64_t v;
 };
 
+struct kvs {
+	struct kv *v;
+	size_t n;
+};
+
+/* A port's lists of named values, each written as one family. */
+enum { PORT_HW, PORT_DCQCN_PARAMS, PORT_DCQCN_STATS, PORT_NLISTS };
+
 struct port {
 	char dev[ROCECTL_DEV_NAME_MAX + 1];
 	char netdev[IFNAMSIZ];
 	uint32_t dev_index, port;
 	int state;			/* -1: unknown */
 	uint32_t active_mtu;
-	struct kv *hw, *cong, *params;
-	size_t nhw, ncong, nparams;
-	char cong_source[32];
+	struct kvs lists[PORT_NLISTS];
 };
 
 struct prio {
@@ -111,12 +118,12 @@ static bool grow(void **arr, size_t n, size_t size)
 	return true;
 }
 
-static void kv_add(struct kv **arr, size_t *n, const char *name, uint64_t v)
+static void kv_add(struct kvs *l, const char *name, uint64_t v)
 {
-	if (!grow((void **)arr, *n, sizeof(**arr)))
+	if (!grow((void **)&l->v, l->n, sizeof(*l->v)))
 		return;
-	snprintf((*arr)[*n].name, sizeof((*arr)[*n].name), "%s", name);
-	(*arr)[(*n)++].v = v;
+	snprintf(l->v[l->n].name, sizeof(l->v[l->n].name), "%s", name);
+	l->v[l->n++].v = v;
 }
 
 /* --- reading the module ------------------------------------------------------- */
@@ -167,48 +174,29 @@ static int hw_cb(const struct nlmsghdr *nlh, void *data)
 			uint64_t v;
 
 			if (nl_rdma_hwcounter(e, &name, &v))
-				kv_add(&p->hw, &p->nhw, name, v);
+				kv_add(&p->lists[PORT_HW], name, v);
 		}
 	}
 	return MNL_CB_OK;
 }
 
-static void cong_values(const struct nlmsghdr *nlh, int type, struct kv **arr, size_t *n)
+static void cong_values(const struct nlmsghdr *nlh, int type, struct kvs *l)
 {
-	const struct nlattr *a, *f;
+	const struct nlattr *a;
+	const char *name;
+	uint64_t v;
 
-	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
-		const char *name = NULL;
-		uint64_t v = 0;
-		bool has_v = false;
-
-		if (mnl_attr_get_type(a) != type || mnl_attr_validate(a, MNL_TYPE_NESTED))
-			continue;
-		mnl_attr_for_each_nested(f, a) {
-			if (mnl_attr_get_type(f) == ROCECTL_A_CONG_NAME &&
-			    !mnl_attr_validate(f, MNL_TYPE_NUL_STRING))
-				name = mnl_attr_get_str(f);
-			else if (mnl_attr_get_type(f) == ROCECTL_A_CONG_VALUE &&
-				 !mnl_attr_validate(f, MNL_TYPE_U64))
-				v = mnl_attr_get_u64(f), has_v = true;
-		}
-		if (name && has_v)
-			kv_add(arr, n, name, v);
-	}
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN)
+		if (mnl_attr_get_type(a) == type && cong_entry(a, &name, &v))
+			kv_add(l, name, v);
 }
 
 static int cong_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct nlattr *tb[ROCECTL_A_MAX + 1];
 	struct port *p = data;
 
-	if (attrs_parse(nlh, tb) < 0)
-		return MNL_CB_OK;
-	if (tb[ROCECTL_A_BACKEND])
-		snprintf(p->cong_source, sizeof(p->cong_source), "%s",
-			 mnl_attr_get_str(tb[ROCECTL_A_BACKEND]));
-	cong_values(nlh, ROCECTL_A_CONG_PARAM, &p->params, &p->nparams);
-	cong_values(nlh, ROCECTL_A_CONG_STAT, &p->cong, &p->ncong);
+	cong_values(nlh, ROCECTL_A_CONG_PARAM, &p->lists[PORT_DCQCN_PARAMS]);
+	cong_values(nlh, ROCECTL_A_CONG_STAT, &p->lists[PORT_DCQCN_STATS]);
 	return MNL_CB_OK;
 }
 
@@ -429,10 +417,32 @@ static bool subscribe(uint32_t family_id)
 
 #define L(n, v) { .name = (n), .value = (v) }
 
-static void write_ports(struct prom *p, const struct snapshot *s)
+/* One family of a port list's values, labelled with the port and the value's name. */
+static void write_port_list(struct prom *p, const struct snapshot *s, int list,
+			    const char *name, enum prom_type type, const char *help,
+			    const char *label)
 {
 	char port[12];
 	size_t i, j;
+
+	prom_family(p, name, type, help);
+	for (i = 0; i < s->nports; i++) {
+		const struct kvs *l = &s->ports[i].lists[list];
+
+		snprintf(port, sizeof(port), "%u", s->ports[i].port);
+		for (j = 0; j < l->n; j++) {
+			struct prom_label lb[] = { L("device", s->ports[i].dev), L("port", port),
+						   L(label, l->v[j].name) };
+
+			prom_u64(p, lb, 3, l->v[j].v);
+		}
+	}
+}
+
+static void write_ports(struct prom *p, const struct snapshot *s)
+{
+	char port[12];
+	size_t i;
 
 	prom_family(p, "rocectl_port_state", PROM_GAUGE,
 		    "The RDMA port's state: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER.");
@@ -452,36 +462,15 @@ static void write_ports(struct prom *p, const struct snapshot *s)
 		snprintf(port, sizeof(port), "%u", s->ports[i].port);
 		prom_u64(p, l, 2, s->ports[i].active_mtu);
 	}
-	prom_family(p, "rocectl_port_driver_stat", PROM_COUNTER,
-		    "The RDMA driver's own port counters, as rdma statistic show lists them.");
-	for (i = 0; i < s->nports; i++)
-		for (j = 0; j < s->ports[i].nhw; j++) {
-			struct prom_label l[] = { L("device", s->ports[i].dev), L("port", port),
-						  L("counter", s->ports[i].hw[j].name) };
-
-			snprintf(port, sizeof(port), "%u", s->ports[i].port);
-			prom_u64(p, l, 3, s->ports[i].hw[j].v);
-		}
-	prom_family(p, "rocectl_dcqcn_parameter", PROM_GAUGE,
-		    "DCQCN parameters of the port, read from the NIC's firmware by its backend.");
-	for (i = 0; i < s->nports; i++)
-		for (j = 0; j < s->ports[i].nparams; j++) {
-			struct prom_label l[] = { L("device", s->ports[i].dev), L("port", port),
-						  L("parameter", s->ports[i].params[j].name) };
-
-			snprintf(port, sizeof(port), "%u", s->ports[i].port);
-			prom_u64(p, l, 3, s->ports[i].params[j].v);
-		}
-	prom_family(p, "rocectl_dcqcn_stat", PROM_COUNTER,
-		    "Congestion counters of the port, read from the NIC by its backend.");
-	for (i = 0; i < s->nports; i++)
-		for (j = 0; j < s->ports[i].ncong; j++) {
-			struct prom_label l[] = { L("device", s->ports[i].dev), L("port", port),
-						  L("counter", s->ports[i].cong[j].name) };
-
-			snprintf(port, sizeof(port), "%u", s->ports[i].port);
-			prom_u64(p, l, 3, s->ports[i].cong[j].v);
-		}
+	write_port_list(p, s, PORT_HW, "rocectl_port_driver_stat", PROM_COUNTER,
+			"The RDMA driver's own port counters, as rdma statistic show lists them.",
+			"counter");
+	write_port_list(p, s, PORT_DCQCN_PARAMS, "rocectl_dcqcn_parameter", PROM_GAUGE,
+			"DCQCN parameters of the port, read from the NIC's firmware by its backend.",
+			"parameter");
+	write_port_list(p, s, PORT_DCQCN_STATS, "rocectl_dcqcn_stat", PROM_COUNTER,
+			"Congestion counters of the port, read from the NIC by its backend.",
+			"counter");
 }
 
 static void write_watchdog(struct prom *p, const struct snapshot *s)
@@ -644,12 +633,11 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 static void free_snapshot(struct snapshot *s)
 {
 	size_t i;
+	int k;
 
-	for (i = 0; i < s->nports; i++) {
-		free(s->ports[i].hw);
-		free(s->ports[i].cong);
-		free(s->ports[i].params);
-	}
+	for (i = 0; i < s->nports; i++)
+		for (k = 0; k < PORT_NLISTS; k++)
+			free(s->ports[i].lists[k].v);
 	free(s->ports);
 	free(s->prios);
 	free(s->qps);
