@@ -82,7 +82,7 @@ log_test "ports and QPs: rocectl_port_state as rdma link show, rocectl_qps as rd
 # top 1: one QP per counter, the one rocectl qp stats shows with the most tx_bytes.
 nobody /run/nobody/rocectl exporter print top 1 top-by tx_bytes > "$W/top.txt" || fail "print"
 check_eq "$(grep -c '^rocectl_top_qp_tx_bytes_total{' "$W/top.txt")" 1 "top 1 series"
-rc -j qp stats > "$W/qps.json"
+rc -j qp stats > "$W/qps.json" 2> "$W/qps.err" || fail "rocectl -j qp stats: exit $?: $(head -c 300 "$W/qps.err")"
 read -r dev qpn bytes < <(sed -n 's/^rocectl_top_qp_tx_bytes_total{device="\([^"]*\)",port="[0-9]*",qpn="\([0-9]*\)".*} \([0-9]*\)$/\1 \2 \3/p' "$W/top.txt")
 check_eq "${bytes:-none}" "$(jq 'map(select(.counters)) | map(.counters.tx_bytes) | max' "$W/qps.json")" "top 1's tx_bytes: the most any QP has"
 check_eq "$bytes" "$(jq --arg d "${dev:-}" --argjson q "${qpn:-0}" '.[] | select(.ifname == $d and .lqpn == $q) | .counters.tx_bytes' "$W/qps.json")" "$dev QP $qpn's tx_bytes as rocectl qp stats shows them"
