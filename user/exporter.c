@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
-#include <microhttpd.h>
 
 #include "errors.h"
 #include "metrics.h"
+#include "optional_libs.h"
 #include "rocectl.h"
 #include "utils.h"
 
@@ -57,16 +57,16 @@ static void catch_signals(void)
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, const char *type,
 			     char *body, size_t len, enum MHD_ResponseMemoryMode mode)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, mode);
+	struct MHD_Response *r = mhd.create_response_from_buffer(len, body, mode);
 	enum MHD_Result ret;
 
 	if (!r)
 		return MHD_NO;
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = mhd.queue_response(c, status, r);
+	mhd.destroy_response(r);
 	return ret;
 }
 
@@ -79,7 +79,7 @@ static enum MHD_Result text(struct MHD_Connection *c, unsigned int status, const
 /* Whether the scraper asks for OpenMetrics (Accept), as Prometheus does when it can take it. */
 static bool wants_openmetrics(struct MHD_Connection *c)
 {
-	const char *accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+	const char *accept = mhd.lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 
 	return accept && strstr(accept, "application/openmetrics-text");
 }
@@ -171,8 +171,11 @@ static int serve(struct exporter *ex)
 {
 	sigset_t mask, old;
 	struct MHD_Daemon *d;
-	int fd = listen_on(ex->listen);
+	int fd;
 
+	if (mhd_load())
+		return EXIT_FAILED;
+	fd = listen_on(ex->listen);
 	if (fd < 0)
 		return -fd;
 	catch_signals();
@@ -184,7 +187,7 @@ static int serve(struct exporter *ex)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigprocmask(SIG_BLOCK, &mask, &old);
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL,
+	d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL,
 			     answer, ex,
 			     MHD_OPTION_LISTEN_SOCKET, fd,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
@@ -200,7 +203,7 @@ static int serve(struct exporter *ex)
 	while (!stop)
 		sigsuspend(&old);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	MHD_stop_daemon(d);
+	mhd.stop_daemon(d);
 	close(fd);
 	return EXIT_OK;
 }

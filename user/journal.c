@@ -15,10 +15,10 @@
 #include <sys/uio.h>
 #include <linux/genetlink.h>
 #include <linux/rocectl.h>
-#include <systemd/sd-journal.h>
 
 #include "attrs.h"
 #include "journal.h"
+#include "optional_libs.h"
 
 #define MAX_FIELDS	12
 
@@ -106,7 +106,7 @@ int journal_event(const char *object, const char *event, const struct nlmsghdr *
 	}
 	if (*prios)
 		add(&f, "ROCECTL_PRIO=%s", prios);
-	err = sd_journal_sendv(f.iov, f.n);
+	err = journal_lib.sendv(f.iov, f.n);
 	for (i = 0; i < f.n; i++)
 		free(f.buf[i]);
 	return err;

@@ -12,6 +12,7 @@
 #include "attrs.h"
 #include "dev.h"
 #include "journal.h"
+#include "optional_libs.h"
 #include "qp.h"
 #include "watchdog.h"
 #include "output.h"
@@ -220,6 +221,8 @@ int cmd_monitor(struct rocectl *rc)
 		       strerror(errno));
 		return EXIT_FAILED;
 	}
+	if (mon.journal && journal_lib_load())
+		return EXIT_FAILED;
 
 	err = rocectl_connect(rc);
 	if (!err)

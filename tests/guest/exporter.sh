@@ -183,6 +183,12 @@ for args in "listen" "listen 9798" "listen nosuchhost.invalid:1" "top 1001" "top
 done
 out=$(nobody /run/nobody/rocectl exporter textfile /nonexistent interval 0 2>&1); code=$?
 check_eq "$code:$out" "4:Error: cannot write /nonexistent/rocectl.prom: No such file or directory." "textfile into a missing directory"
+# libmicrohttpd is opened by the exporter alone: hidden, a sentence names it.
+lib=$(readlink -f /usr/lib/x86_64-linux-gnu/libmicrohttpd.so.12)
+out=$(unshare -m sh -c "mount --bind /dev/null $lib && exec $ROCECTL exporter listen 127.0.0.1:9797" 2>&1); code=$?
+[ "$code" = 4 ] && [[ $out == "Error: rocectl exporter needs libmicrohttpd.so.12, which cannot be loaded ("*"): install libmicrohttpd (Debian: libmicrohttpd12)." ]] ||
+	fail "without libmicrohttpd: status $code, '$out'"
+check_eq "$(ldd "$ROCECTL" | grep -cE 'libmicrohttpd|libsystemd')" 0 "libraries every rocectl run loads"
 check_eq "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x=1 "$URL")" 405 "POST"
 check_eq "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:9798/nope)" 404 "unknown path"
 # raw REQUEST: the status line the exporter answers a hand-written request with.
@@ -207,7 +213,7 @@ exec 8<&-
 kill -0 $EX || fail "the exporter died"
 kill $EX; wait $EX
 check_eq "$?" 0 "the exporter's exit status on SIGTERM"
-log_test "bad input: port in use (exit 4), bad arguments (exit 2), POST 405, unknown path 404, malformed 400, garbage closed, a silent scraper dropped"
+log_test "bad input: port in use (exit 4), bad arguments (exit 2), libmicrohttpd missing (exit 4, loaded by the exporter alone), POST 405, unknown path 404, malformed 400, garbage closed, a silent scraper dropped"
 
 module_unload
 kmsg_check

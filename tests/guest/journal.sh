@@ -6,7 +6,7 @@
 # against what rocectl monitor prints beside it; a journal that is not
 # there; the module unloading.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 W=$(mktemp -d)
 SIM=/sys/kernel/debug/simnic
 storm() { echo "$2 $3" > $SIM/$1/rx_storm; }
@@ -94,6 +94,13 @@ module_unload || fail "unload"
 wait $JM; code=$?
 check_eq "$code:$(cat "$W/j.err")" "3:Error: the rocectl kernel module was unloaded: no more events." "the module unloaded"
 log_test "the module unloading ends monitor journal as it ends monitor: exit 3 and a sentence"
+
+# libsystemd is opened by monitor journal alone: hidden, a sentence names it.
+lib=$(readlink -f /usr/lib/x86_64-linux-gnu/libsystemd.so.0)
+out=$(unshare -m sh -c "mount --bind /dev/null $lib && exec $ROCECTL monitor watchdog journal" 2>&1); code=$?
+[ "$code" = 4 ] && [[ $out == "Error: rocectl monitor journal needs libsystemd.so.0, which cannot be loaded ("*"): install libsystemd (Debian: libsystemd0)." ]] ||
+	fail "without libsystemd: status $code, '$out'"
+log_test "without libsystemd: monitor journal refuses to start, exit 4 and a sentence naming the library"
 
 kill $JD; wait $JD 2>/dev/null
 rm -f /run/systemd/journal/socket

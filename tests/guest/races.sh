@@ -111,12 +111,13 @@ race_a() {
 	[ -s "$W/wdloop.err" ] && fail "watchdog loop: $(sort "$W/wdloop.err" | uniq -c | head -n 3 | tr '\n' '|')"
 	check_eq "$(jq '.created == .destroyed and .created > 0' "$W/churn0.json")" true "churn rxe0 $(cat "$W/churn0.json")"
 	check_eq "$(jq '.created == .destroyed and .created > 0' "$W/churn1.json")" true "churn rxe1 $(cat "$W/churn1.json")"
-	[ $dumps -ge 10 ] || fail "only $dumps tool dumps"
 	qps_check "$base" "after churn"
 	rc watchdog show dev sim0 > /dev/null 2>&1 && rc watchdog del dev sim0
 	busywait 5000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "sim0 PFC left $(pfc sim0)"
 	check_eq "$(rc -j watchdog show | jq length)" 0 "watches left"
 	race_kmsg
+	# Last: the debug lane waives a short count alone (tests/debug/timing-waivers).
+	[ $dumps -ge 10 ] || fail "only $dumps tool dumps"
 	echo "# a: $(( ($(date +%s%3N) - t0) / 1000 )) s: churn $(jq -c '{created}' "$W/churn0.json") $(jq -c '{created}' "$W/churn1.json"), $dumps tool dumps, hammer $(jq -c '.requests' "$W/hammer-a.json")"
 	log_test "a) ${S} s of QP churn on two devices under dumps and watchdog set/del with storms: QPs as rdma sees them, PFC back"
 }
@@ -265,7 +266,6 @@ race_b() {
 	wait $tl; wait $st
 	runs=$(grep -c . "$W/traffic-b.log"); bad=$(grep -c '^bad' "$W/traffic-b.log")
 	[ $runs -ge 1 ] || fail "no traffic run"
-	[ $n -ge 5 ] || fail "only $n unload cycles"
 	grep -q '^rocectl ' /proc/modules || fail "module not loaded at the end"
 	qps_check "$(rdma -j resource show qp | jq length)" "after the cycles"
 	rc watchdog big-red-switch off > /dev/null 2>&1
@@ -279,6 +279,7 @@ race_b() {
 	# Last: fail() keeps the first failure, and the debug lane waives this
 	# one alone when rxe's counters show it retried (tests/debug/timing-waivers).
 	check_eq "$bad" 0 "traffic runs failed: $(grep '^bad' "$W/traffic-b.log" | head -n 2 | tr '\n' '|') rxe said: $(rxe_said)"
+	[ $n -ge 5 ] || fail "only $n unload cycles"
 	echo "# b: $n unload/load cycles in $(( ($(date +%s%3N) - t0) / 1000 )) s ($busy busy retries), $runs traffic runs, hammer $(jq -c '{requests, family_gone, family_found, errors}' "$W/hammer-b.json")"
 	log_test "b) ${S} s of rocectl unload/load under traffic, a monitor and racing requests: traffic unharmed, PFC set back, no leak"
 }
