@@ -60,6 +60,21 @@
 #define rocectl_restrack_count(dev, type) rdma_restrack_count(dev, type)
 #endif
 
+/*
+ * The exported functions QPs are created through: ib_create_qp_user()
+ * (uverbs) and ib_create_qp_kernel() since 5.15. Before, uverbs creates a
+ * user QP with an inline of its own (_ib_create_qp, core_priv.h) and kernel
+ * QPs come from the exported ib_create_qp(): there a user QP is first seen
+ * at its first modify, RESET to INIT (qp_hooks.c).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 15, 0)
+#define ROCECTL_CREATE_KERNEL_QP "ib_create_qp_kernel"
+#define ROCECTL_HOOK_USER_CREATE 1
+#else
+#define ROCECTL_CREATE_KERNEL_QP "ib_create_qp"
+#define ROCECTL_HOOK_USER_CREATE 0
+#endif
+
 /* No ENDBR before a function's ftrace call site before x86 IBT (5.18). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
 #define ENDBR_INSN_SIZE 0

@@ -3,6 +3,8 @@
  * The QP control path of every RDMA device: kretprobes on the exported
  * ib_core verbs every driver's QPs go through (user QPs via uverbs, kernel
  * QPs via ib_create_qp() and friends). The kernel has no QP tracepoints.
+ * Before 5.15 no exported function creates user QPs: they are first seen
+ * at their first modify (compat.h).
  * Entry handlers run where the probe fires: from ftrace when the probe is
  * on a function's ftrace call site (x86-64's +0 with KPROBES_ON_FTRACE),
  * else from a breakpoint, in NMI context: no allocation, no lock (qps.c
@@ -31,8 +33,9 @@ struct rocectl_destroy_args {
 	bool skip;
 };
 
-static int rocectl_create_user_ret(struct kretprobe_instance *ri,
-				   struct pt_regs *regs)
+/* Before 5.15 unused: no exported function creates user QPs (compat.h). */
+static int __maybe_unused
+rocectl_create_user_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct ib_qp *qp = (struct ib_qp *)regs_return_value(regs);
 
@@ -72,8 +75,11 @@ static int rocectl_modify_ret(struct kretprobe_instance *ri,
 
 	if (a->owed)
 		rocectl_qp_stats_owed(a->qp, a->owed);
-	if (!regs_return_value(regs))
-		rocectl_qp_modified(a->qp, a->attr, a->mask);
+	if (regs_return_value(regs))
+		return 0;
+	if (!ROCECTL_HOOK_USER_CREATE)
+		rocectl_qp_first_modify(a->qp, a->attr, a->mask);
+	rocectl_qp_modified(a->qp, a->attr, a->mask);
 	return 0;
 }
 
@@ -111,12 +117,14 @@ static int rocectl_destroy_ret(struct kretprobe_instance *ri,
 }
 
 static struct kretprobe rocectl_qp_probes[] = {
+#if ROCECTL_HOOK_USER_CREATE
 	{
 		.kp.symbol_name = "ib_create_qp_user",
 		.handler = rocectl_create_user_ret,
 	},
+#endif
 	{
-		.kp.symbol_name = "ib_create_qp_kernel",
+		.kp.symbol_name = ROCECTL_CREATE_KERNEL_QP,
 		.handler = rocectl_create_kernel_ret,
 	},
 	{

@@ -399,6 +399,30 @@ out:
 	rcu_read_unlock();
 }
 
+/*
+ * Before 5.15 (compat.h), from the modify hook's return handler: a user QP
+ * moved out of RESET that rocectl has no entry for was created by uverbs
+ * in this task, unseen; tracked from here on, with its create event.
+ */
+void rocectl_qp_first_modify(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			     int mask)
+{
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+	bool known;
+
+	if (!qp->uobject || qp->real_qp != qp || !(mask & IB_QP_STATE) ||
+	    attr->qp_state != IB_QPS_INIT)
+		return;
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(qp->device->index);
+	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	known = e && e->ibqp == qp;
+	rcu_read_unlock();
+	if (!known)
+		rocectl_qp_created(qp, NULL, false);
+}
+
 /* Copy what a successful modify set; the caller holds e->lock. */
 static void rocectl_qp_apply(struct rocectl_qp *e, struct ib_qp *qp,
 			     const struct ib_qp_attr *attr, int mask)
@@ -575,8 +599,9 @@ static bool rocectl_qp_adopt_id(struct rocectl_dev *rdev, u32 id)
 
 /*
  * QPs that existed before we did. Resource tracking indexes QPs by QPN,
- * and the special QPs 0 and 1 of each port by QPN | port << 24. Stop once
- * we found as many as it counts (QPNs are 24 bits).
+ * and the special QPs 0 and 1 of each port by QPN | port << 24 (where the
+ * core knows their port at creation: 5.10 does not, and indexes them 0
+ * and 1). Stop once we found as many as it counts (QPNs are 24 bits).
  */
 void rocectl_qps_scan(struct rocectl_dev *rdev)
 {
@@ -588,7 +613,7 @@ void rocectl_qps_scan(struct rocectl_dev *rdev)
 		found += rocectl_qp_adopt_id(rdev, port << 24);
 		found += rocectl_qp_adopt_id(rdev, port << 24 | 1);
 	}
-	for (id = 2; found < total && id < (1U << 24); id++) {
+	for (id = 0; found < total && id < (1U << 24); id++) {
 		found += rocectl_qp_adopt_id(rdev, id);
 		if (!(id % 4096))
 			cond_resched();

@@ -156,6 +156,8 @@ extern atomic_t rocectl_qps_gen;
 void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan);
 void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 			 int mask);
+void rocectl_qp_first_modify(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			     int mask);
 struct rocectl_qp *rocectl_qp_find_rcu(struct rocectl_dev *rdev, u32 qpn);
 void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 			  u64 id);

@@ -20,7 +20,6 @@
 #define ROCECTL_RXE_MODULE "rdma_rxe"
 
 static DEFINE_MUTEX(rocectl_rxe_lock);	/* rocectl_rxe_armed */
-static bool rocectl_rxe_armed;
 
 static bool rocectl_skb_ce(const struct sk_buff *skb)
 {
@@ -124,17 +123,32 @@ static void rocectl_account_tx(struct rocectl_dev *rdev, struct rocectl_qp *e,
 	}
 }
 
-/* rxe_rcv(struct sk_buff *skb): skb->data is the BTH, skb->len the packet. */
+/*
+ * rxe_rcv(struct sk_buff *skb): skb->data is the BTH, skb->len the packet.
+ * Linux 5.10's rdma_rxe hands it over at its UDP header still (later ones
+ * pull that first): there the BTH follows the header data points at.
+ */
 static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct sk_buff *skb = (struct sk_buff *)regs_get_kernel_argument(regs, 0);
 	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 	struct rocectl_bth b;
+	const u8 *p;
+	u32 len;
 
 	/* rxe linearizes what it receives; anything else is not ours to read. */
-	if (!skb || !skb->dev || skb_is_nonlinear(skb) ||
-	    !rocectl_bth_parse(skb->data, skb->len, &b))
+	if (!skb || !skb->dev || skb_is_nonlinear(skb))
+		return 0;
+	p = skb->data;
+	len = skb->len;
+	if (skb_transport_header_was_set(skb) && p == skb_transport_header(skb)) {
+		if (len < sizeof(struct udphdr))
+			return 0;
+		p += sizeof(struct udphdr);
+		len -= sizeof(struct udphdr);
+	}
+	if (!rocectl_bth_parse(p, len, &b))
 		return 0;
 
 	/* Our own map from netdev to device: no reference taken per packet. */
@@ -198,10 +212,13 @@ static int rocectl_rxe_floor(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/* The receive probe first: the transmit one may be missing (an inline). */
 static struct kprobe *rocectl_rxe_kps[] = {
 	&rocectl_rxe_rcv_kp,
 	&rocectl_rxe_xmit_kp,
 };
+
+static bool rocectl_rxe_armed[ARRAY_SIZE(rocectl_rxe_kps)];
 
 /*
  * Where the probes go: past the ftrace call site a function begins with
@@ -217,51 +234,75 @@ static struct kprobe *rocectl_rxe_kps[] = {
 #define ROCECTL_PAST_FENTRY 0
 #endif
 
-static int rocectl_rxe_register(unsigned int offset)
+/* A kprobe cannot be registered twice: each try starts from a clean struct. */
+static int rocectl_rxe_try(struct kprobe *kp, unsigned int offset)
 {
-	unsigned int i;
-
-	/* A kprobe cannot be registered twice: start from clean structs. */
-	for (i = 0; i < ARRAY_SIZE(rocectl_rxe_kps); i++) {
-		rocectl_rxe_kps[i]->addr = NULL;
-		rocectl_rxe_kps[i]->flags = 0;
-		rocectl_rxe_kps[i]->offset = offset;
-		if (!ROCECTL_HANDLE_PROBES)
-			rocectl_rxe_kps[i]->pre_handler = rocectl_rxe_floor;
-	}
-	return register_kprobes(rocectl_rxe_kps, ARRAY_SIZE(rocectl_rxe_kps));
+	kp->addr = NULL;
+	kp->flags = 0;
+	kp->offset = offset;
+	return register_kprobe(kp);
 }
 
-/* Attach if rdma_rxe is there; quiet when it is not. */
-static void rocectl_rxe_arm(void)
+static int rocectl_rxe_register(struct kprobe *kp)
 {
 	int err;
 
+	if (!ROCECTL_HANDLE_PROBES)
+		kp->pre_handler = rocectl_rxe_floor;
+	err = rocectl_rxe_try(kp, ROCECTL_PAST_FENTRY);
+	/* Not an instruction boundary there: the function's entry. */
+	if (err == -EILSEQ && ROCECTL_PAST_FENTRY)
+		err = rocectl_rxe_try(kp, 0);
+	return err;
+}
+
+/*
+ * Attach each probe whose function rdma_rxe has; quiet when rdma_rxe is
+ * not there. In Linux 5.10, rxe_xmit_packet() is an inline: the receive
+ * side alone is counted, and the log says so.
+ */
+static void rocectl_rxe_arm(void)
+{
+	unsigned int i, armed = 0;
+	int err;
+
 	mutex_lock(&rocectl_rxe_lock);
-	if (!rocectl_rxe_armed) {
-		err = rocectl_rxe_register(ROCECTL_PAST_FENTRY);
-		/* Not an instruction boundary there: the function's entry. */
-		if (err == -EILSEQ && ROCECTL_PAST_FENTRY)
-			err = rocectl_rxe_register(0);
+	for (i = 0; i < ARRAY_SIZE(rocectl_rxe_kps); i++) {
+		if (rocectl_rxe_armed[i])
+			continue;
+		err = rocectl_rxe_register(rocectl_rxe_kps[i]);
 		if (!err) {
-			rocectl_rxe_armed = true;
-			pr_info("%s\n", ROCECTL_HANDLE_PROBES ?
-				"counting soft-RoCE packets per QP" :
-				"soft-RoCE packet probes armed, counting nothing (benchmark floor build)");
+			rocectl_rxe_armed[i] = true;
+			armed++;
 		} else if (err != -ENOENT && err != -EINVAL) {
-			pr_warn("cannot hook soft-RoCE's packet path: %d\n", err);
+			pr_warn("cannot hook soft-RoCE's packet path at %s: %d\n",
+				rocectl_rxe_kps[i]->symbol_name, err);
+		} else if (i && rocectl_rxe_armed[0]) {
+			pr_info("no %s() in this rdma_rxe: its sent packets are not counted\n",
+				rocectl_rxe_kps[i]->symbol_name);
 		}
 	}
+	if (armed && rocectl_rxe_armed[0])
+		pr_info("%s\n", ROCECTL_HANDLE_PROBES ?
+			"counting soft-RoCE packets per QP" :
+			"soft-RoCE packet probes armed, counting nothing (benchmark floor build)");
 	mutex_unlock(&rocectl_rxe_lock);
 }
 
 static void rocectl_rxe_disarm(void)
 {
+	struct kprobe *armed[ARRAY_SIZE(rocectl_rxe_kps)];
+	unsigned int i, n = 0;
+
 	mutex_lock(&rocectl_rxe_lock);
-	if (rocectl_rxe_armed) {
-		unregister_kprobes(rocectl_rxe_kps, ARRAY_SIZE(rocectl_rxe_kps));
-		rocectl_rxe_armed = false;
+	for (i = 0; i < ARRAY_SIZE(rocectl_rxe_kps); i++) {
+		if (rocectl_rxe_armed[i])
+			armed[n++] = rocectl_rxe_kps[i];
+		rocectl_rxe_armed[i] = false;
 	}
+	/* Together: one wait for the handlers still running, not one each. */
+	if (n)
+		unregister_kprobes(armed, n);
 	mutex_unlock(&rocectl_rxe_lock);
 }
 

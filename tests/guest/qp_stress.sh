@@ -109,7 +109,8 @@ echurn=$!
 for i in 1 2 3 4 5; do
 	"$ROCECTL" -j monitor > "$W/emon.json" 2> "$W/emon.err" &
 	emon=$!
-	busywait 10000 test -s "$W/emon.json" || fail "cycle $i: no event before the unload"
+	# The lane's time scale: the debug kernel takes seconds to start a listener under churn.
+	busywait $((T * 1000)) test -s "$W/emon.json" || fail "cycle $i: no event before the unload"
 	module_unload || fail "cycle $i: unload under events"
 	timeout "$T" tail --pid=$emon -f /dev/null || kill $emon
 	wait $emon; code=$?

@@ -41,6 +41,17 @@ static int simnic_get_sset_count(struct net_device *dev, int sset)
 	return sset == ETH_SS_STATS ? SIMNIC_NSTATS : -EOPNOTSUPP;
 }
 
+/* ethtool_sprintf(), which arrived in 5.13: the tests boot 5.10 too. */
+static __printf(2, 3) void simnic_string(u8 **data, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(*data, ETH_GSTRING_LEN, fmt, args);
+	va_end(args);
+	*data += ETH_GSTRING_LEN;
+}
+
 static void simnic_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
 	unsigned int p, i;
@@ -49,9 +60,9 @@ static void simnic_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		return;
 	for (p = 0; p < SIMNIC_PRIOS; p++)
 		for (i = 0; i < ARRAY_SIZE(simnic_prio_stats); i++)
-			ethtool_sprintf(&data, simnic_prio_stats[i], p);
+			simnic_string(&data, simnic_prio_stats[i], p);
 	for (i = 0; i < ARRAY_SIZE(simnic_port_stats); i++)
-		ethtool_sprintf(&data, "%s", simnic_port_stats[i]);
+		simnic_string(&data, "%s", simnic_port_stats[i]);
 }
 
 static void simnic_get_ethtool_stats(struct net_device *dev,
