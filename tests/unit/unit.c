@@ -15,6 +15,7 @@
 #include "dev.h"
 #include "json_writer.h"
 #include "nl.h"
+#include "optional_libs.h"
 #include "output.h"
 #include "rocectl.h"
 #include "utils.h"
@@ -324,6 +325,25 @@ static void test_dispatch(void)
 	report("dispatch: unknown command is a usage error", ret == EXIT_USAGE && called == 0, NULL, NULL);
 }
 
+/*
+ * The libraries the exporter and monitor journal open: every symbol
+ * resolves (a name misspelt in optional_libs.c would fail only at run
+ * time), and a second load reuses the first.
+ */
+static void test_optional_libs(void)
+{
+	const void *const *p;
+	size_t i;
+	int ok;
+
+	ok = !mhd_load() && !mhd_load();
+	for (p = (const void *const *)&mhd, i = 0; ok && i < sizeof(mhd) / sizeof(*p); i++)
+		ok = p[i] != NULL;
+	report("optional libraries: libmicrohttpd opens, every MHD symbol resolves", ok, NULL, NULL);
+	ok = !journal_lib_load() && journal_lib.sendv;
+	report("optional libraries: libsystemd opens, sd_journal_sendv resolves", ok, NULL, NULL);
+}
+
 static void report_bool(const char *name, int ok)
 {
 	report(name, ok, NULL, NULL);
@@ -341,6 +361,7 @@ int main(void)
 	test_dev_malformed();
 	test_errors();
 	test_dispatch();
+	test_optional_libs();
 	check_tests(report);
 	prom_tests(report);
 	failed += mlx5_tests();
