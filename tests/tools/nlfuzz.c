@@ -32,7 +32,8 @@
  * unpriv (phase B, without CAP_NET_ADMIN; refuses to run with it): the same
  *   generator, unguarded and biased to valid requests naming real netdevs
  *   and devices; every admin request that reaches the family with a valid
- *   header must be refused with EPERM.
+ *   header must be refused with EPERM (or, asked as a dump, EOPNOTSUPP:
+ *   since 6.2 generic netlink looks the operation up first).
  * hammer (races): the given requests in a tight loop for SECONDS, following
  *   the family through unloads and reloads (controller notifications; no
  *   module autoload). REQ: wd-set, wd-del (need -d), brs, qp-dump, dev-dump,
@@ -638,6 +639,7 @@ struct stats {
 	uint64_t extack_msgs;
 	uint64_t admin_processed;
 	uint64_t admin_eperm;
+	uint64_t admin_nodump;	/* unpriv: admin asked as a dump, EOPNOTSUPP (6.2 on) */
 	uint64_t admin_accepted_scratch;
 	uint64_t bad_replies;	/* malformed netlink from the kernel */
 	uint64_t no_answer;	/* an ack was asked for, nothing came */
@@ -1850,8 +1852,18 @@ static void check_batch(struct batch *bt, bool overrun)
 		if (s->answered && s->err == EPERM)
 			S.admin_eperm++;
 		if (mode == M_UNPRIV) {
-			/* Without CAP_NET_ADMIN: EPERM once the header is right, never success. */
-			if (s->hdr_ok && (!s->answered || s->err != EPERM)) {
+			/*
+			 * Without CAP_NET_ADMIN: EPERM once the header is right, never
+			 * success. Asked as a dump, the admin commands (none has one)
+			 * may be refused EOPNOTSUPP instead: since 6.2 generic netlink
+			 * looks the operation up before it checks permissions.
+			 */
+			bool refused = s->answered && (s->err == EPERM ||
+				(s->err == EOPNOTSUPP && (s->flags & NLM_F_DUMP) == NLM_F_DUMP));
+
+			if (refused && s->err == EOPNOTSUPP)
+				S.admin_nodump++;
+			if (s->hdr_ok && !refused) {
 				S.violations++;
 				hexdump(s->answered && s->err <= 0 ?
 					"admin request accepted without CAP_NET_ADMIN" :
@@ -2490,12 +2502,13 @@ static void print_summary(const char *modename, uint64_t seed, uint64_t ms)
 	       ",\"acks\":%" PRIu64 ",\"replies\":%" PRIu64 ",\"dump_parts\":%" PRIu64
 	       ",\"dumps_done\":%" PRIu64 ",\"dump_intr\":%" PRIu64 ",\"unmatched\":%" PRIu64
 	       ",\"overruns\":%" PRIu64 ",\"extack_msgs\":%" PRIu64 ",\"admin_processed\":%" PRIu64
-	       ",\"admin_eperm\":%" PRIu64 ",\"admin_accepted_scratch\":%" PRIu64
+	       ",\"admin_eperm\":%" PRIu64 ",\"admin_nodump\":%" PRIu64
+	       ",\"admin_accepted_scratch\":%" PRIu64
 	       ",\"bad_replies\":%" PRIu64 ",\"no_answer\":%" PRIu64 ",\"violations\":%" PRIu64
 	       ",\"elapsed_ms\":%" PRIu64 ",\"errors\":{",
 	       modename, seed, S.messages, S.datagrams, S.processed, S.dropped, S.regenerated,
 	       S.acks, S.replies, S.dump_parts, S.dumps_done, S.dump_intr, S.unmatched,
-	       S.overruns, S.extack_msgs, S.admin_processed, S.admin_eperm,
+	       S.overruns, S.extack_msgs, S.admin_processed, S.admin_eperm, S.admin_nodump,
 	       S.admin_accepted_scratch, S.bad_replies, S.no_answer, S.violations, ms);
 	for (i = 0, k = 0; i < ERRNO_MAX; i++)
 		if (S.err[i])
