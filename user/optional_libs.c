@@ -6,9 +6,9 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
+#include "attrs.h"
 #include "errors.h"
 #include "optional_libs.h"
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 struct mhd_lib mhd;
 struct journal_lib journal_lib;
@@ -73,7 +73,7 @@ int mhd_load(void)
 	static int state;
 
 	return load(MHD_SONAME, "rocectl exporter", "libmicrohttpd (Debian: libmicrohttpd12)",
-		    mhd_syms, N(mhd_syms), &mhd, &state);
+		    mhd_syms, ARRAY_SIZE(mhd_syms), &mhd, &state);
 }
 
 int journal_lib_load(void)
@@ -81,5 +81,5 @@ int journal_lib_load(void)
 	static int state;
 
 	return load(SYSTEMD_SONAME, "rocectl monitor journal", "libsystemd (Debian: libsystemd0)",
-		    journal_syms, N(journal_syms), &journal_lib, &state);
+		    journal_syms, ARRAY_SIZE(journal_syms), &journal_lib, &state);
 }
