@@ -11,6 +11,8 @@
  *   stop data). A storm is declared once stormy polls have lasted the
  *   detection time since the storm's estimated start; one calm poll starts
  *   over. Chopped storms whose gaps are shorter than half a poll count.
+ *   The unpaused part of a late poll may be one long gap between two
+ *   short bursts, so it must also be within one interval.
  *
  *   The action runs at detection. "forward" clears the priority's PFC
  *   enable bit: pause is then neither honored nor, on many NICs, counted,
@@ -261,7 +263,8 @@ static void rocectl_wd_eval(struct rocectl_wd *w, int dir, int prio,
 	pause_ns = min(pause_ns, elapsed);
 	ps->prev_pause_ns = pause_ns;
 	if (w->layout.duration)
-		stormy = pause_ns * 2 >= elapsed;
+		stormy = (elapsed - pause_ns) * 2 <= elapsed &&
+			 elapsed - pause_ns <= (u64)w->interval_ms * MS;
 	else
 		stormy = frames && (!w->layout.pkts_known || !moved);
 

@@ -130,6 +130,19 @@ rxe_del() {
 	timeout "$T" rdma link del "$1"
 }
 
+# rxe's own error, retry and sequence counters, all devices: rxe_errors >
+# BEFORE, then rxe_errors_since BEFORE names the ones that rose (its word
+# on why a QP ended in error, independent of rocectl).
+rxe_errors() {
+	rdma -j statistic show 2>/dev/null |
+		jq -c 'map({(.ifname): with_entries(select(.key | test("_err$|retry|seq|rnr|dup")))}) | add // {}'
+}
+rxe_errors_since() {
+	rxe_errors | jq -r --slurpfile b "$1" '. as $a | [$a | to_entries[] | .key as $d |
+		.value | to_entries[] | select(.value > ($b[0][$d][.key] // 0)) |
+		"\($d) \(.key) +\(.value - ($b[0][$d][.key] // 0))"] | join(", ")'
+}
+
 # json PYTHON-EXPR FILE: evaluate an expression over the JSON document j.
 json() {
 	python3 -c "import json,sys; j=json.load(open(sys.argv[2])); print($1)" "$1" "$2"
