@@ -26,6 +26,7 @@ T=${T:-20}
 . "$ROOT/tests/results.sh"
 RET=0
 MSG=
+TEST_START=$SECONDS
 
 # Record a failure of the current test (the first reason is kept).
 fail() {
@@ -54,6 +55,14 @@ log_test() {
 		line="not ok - $SCENARIO: $1 # $MSG"
 	fi
 	report "$line"
+	test_took
+}
+
+# After each result, on stdout only: how long the test took (where the
+# lanes spend their time).
+test_took() {
+	echo "#   ($((SECONDS - TEST_START)) s)"
+	TEST_START=$SECONDS
 	RET=0
 	MSG=
 }
@@ -61,8 +70,7 @@ log_test() {
 # log_skip NAME WHY: report a test that cannot run here as skipped.
 log_skip() {
 	report "ok - $SCENARIO: $1 # SKIP $2"
-	RET=0
-	MSG=
+	test_took
 }
 
 # --- waiting ---------------------------------------------------------------
