@@ -11,6 +11,8 @@
 #   make check            the whole test suite (module, tool, QEMU guest)
 #   make check-quick      builds, unit tests, style, one guest boot with the
 #                         core scenarios (no DKMS, debug kernel or demo)
+#   make check-debug      the debug-kernel lane with every kernel-path
+#                         scenario (make check runs it with fewer)
 #   make demo             build what it needs, boot a guest and show rocectl
 #                         on soft-RoCE
 #   make install          module, tool, man pages, completion, uapi header,
@@ -74,6 +76,9 @@ check:
 
 check-quick:
 	tests/run --quick
+
+check-debug:
+	tests/debug/run.sh full
 
 demo:
 	tests/demo.sh
@@ -156,5 +161,5 @@ clean:
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user simnic test-tools style check check-quick demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style check check-quick check-debug demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign
