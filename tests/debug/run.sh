@@ -39,8 +39,8 @@ cd "$ROOT" || exit 1
 # paths wd_hold, races, faults and fuzz drive too (the watchdog's state
 # machine, PFC changes and refusals, unloads in a storm; unprivileged
 # requests); what only they cover -- sent-pause storms, stall prevention,
-# the permission and namespace checks -- runs on 6.1 and 6.12 in make
-# check. Left to "all": install
+# the permission and namespace checks -- runs on 6.1 (permissions on 6.12
+# too) in make check. Left to "all": install
 # (DKMS and udev), qp_counters (the RDMA core's own netlink), simnic and
 # qptraffic (the test tools' self-tests) and check. A scenario of the guest runner
 # that is not run is named in the output, never left out silently. faults
