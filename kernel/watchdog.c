@@ -258,13 +258,15 @@ static void rocectl_wd_eval(struct rocectl_wd *w, int dir, int prio,
 	/* Paused on RX means our TX is stuck, and the other way round. */
 	u64 moved = rocectl_delta(cur->pkts[!dir][prio], prev->pkts[!dir][prio]);
 	u64 prev_pause_ns = ps->prev_pause_ns;
+	u64 unpaused;
 	bool stormy;
 
 	pause_ns = min(pause_ns, elapsed);
 	ps->prev_pause_ns = pause_ns;
+	unpaused = elapsed - pause_ns;
 	if (w->layout.duration)
-		stormy = (elapsed - pause_ns) * 2 <= elapsed &&
-			 elapsed - pause_ns <= (u64)w->interval_ms * MS;
+		stormy = unpaused * 2 <= elapsed &&
+			 unpaused <= (u64)w->interval_ms * MS;
 	else
 		stormy = frames && (!w->layout.pkts_known || !moved);
 

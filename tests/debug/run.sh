@@ -47,7 +47,7 @@ cd "$ROOT" || exit 1
 # goes last: a lockdep report turns lockdep off for the rest of the boot,
 # and its injected allocation failures reach the kernel's own error paths.
 DEFAULT_SCENARIOS="devices qps qp_stress wd_hold fuzz mlx5 races faults"
-FULL_SCENARIOS="devices qps qp_stress watchdog wd_hold permissions fuzz mlx5 races faults"
+FULL_SCENARIOS="${DEFAULT_SCENARIOS/ faults/} watchdog permissions faults"
 all=$(sed -n 's/^SCENARIOS=\${SCENARIOS:-"\(.*\)"}$/\1/p' tests/guest/run.sh)
 if [ "$*" = all ]; then
 	scenarios="${all/ faults/} faults"

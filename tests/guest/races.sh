@@ -57,7 +57,7 @@ race_kmsg() {	# the kernel said nothing bad since the race began
 # error paths ended a QP (its pr_err lines, its send and retry counters).
 rxe_said() {
 	dmesg | tail -n +$((RACE_MARK + 1)) | grep -iE 'rxe|qp#' | head -n 3 | tr '\n' '|'
-	rdma -j statistic show 2>/dev/null | jq -c '[.[] | {ifname} + with_entries(select((.key | test("err|retry|seq|rnr")) and .value != 0))]' 2>/dev/null
+	rxe_errors | jq -c 'map_values(with_entries(select(.value != 0)))'
 }
 race_begin() { RACE_MARK=$(dmesg | wc -l); END=$(( $(now) + S )); }
 # Wait for a background job, or say it hung: a D-state task cannot be killed.
