@@ -223,8 +223,15 @@ static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
 	rocectl_devs_gen++;
 	mutex_unlock(&rocectl_devs_lock);
 	rocectl_qps_drain(rdev);
-	/* The QP hooks and the packet path may still be looking at it. */
-	kfree_rcu(rdev, rcu);
+	/*
+	 * The QP hooks and the packet path may still be looking at it, and
+	 * its entries' RCU frees fold their counters into it: wait for the
+	 * readers (a destroy hook among them may have queued a free), then
+	 * for the frees.
+	 */
+	synchronize_rcu();
+	rcu_barrier();
+	kfree(rdev);
 }
 
 static void rocectl_ib_rename(struct ib_device *ibdev, void *client_data)

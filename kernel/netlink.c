@@ -121,6 +121,21 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* What no live QP's counters hold: the device's counters then close. */
+static int rocectl_nl_put_dev_counters(struct sk_buff *skb,
+				       const struct rocectl_dev *rdev)
+{
+	u64 gone[ROCECTL_QP_NSTATS], unattributed[ROCECTL_QP_NSTATS];
+
+	rocectl_dev_counters_read(rdev, gone, unattributed);
+	if (rocectl_nl_put_stats(skb, ROCECTL_A_DEV_QPS_GONE, gone) ||
+	    rocectl_nl_put_stats(skb, ROCECTL_A_DEV_UNATTRIBUTED, unattributed) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_DEV_PKT_UNSEEN,
+			      rocectl_pkt_unseen_read(), ROCECTL_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* One device message; DEL and RENAME notifications carry the identity only. */
 static int rocectl_nl_fill_dev(struct sk_buff *skb,
 			       const struct rocectl_dev *rdev, u8 cmd,
@@ -157,6 +172,8 @@ static int rocectl_nl_fill_dev(struct sk_buff *skb,
 	rdma_for_each_port(ibdev, port)
 		if (rocectl_nl_put_port(skb, ibdev, port))
 			goto cancel;
+	if (rdev->counts && rocectl_nl_put_dev_counters(skb, rdev))
+		goto cancel;
 done:
 	genlmsg_end(skb, hdr);
 	return 0;

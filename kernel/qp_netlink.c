@@ -13,12 +13,13 @@ struct rocectl_qp_filter {
 	bool has_port, has_pid, has_type, has_state;
 };
 
-static int rocectl_nl_put_stats(struct sk_buff *skb, const u64 *stats)
+/* A nest of ROCECTL_A_QP_STAT_* counters: a QP's, or a device's (netlink.c). */
+int rocectl_nl_put_stats(struct sk_buff *skb, int attr, const u64 *stats)
 {
 	struct nlattr *nest;
 	int i;
 
-	nest = nla_nest_start(skb, ROCECTL_A_QP_STATS);
+	nest = nla_nest_start(skb, attr);
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < ROCECTL_QP_NSTATS; i++) {
@@ -105,7 +106,7 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 	if (cmd == ROCECTL_CMD_QP_DESTROY_NTF &&
 	    nla_put_u64_64bit(skb, ROCECTL_A_QP_LIFETIME, lifetime, ROCECTL_A_PAD))
 		goto cancel;
-	if (stats && rocectl_nl_put_stats(skb, stats))
+	if (stats && rocectl_nl_put_stats(skb, ROCECTL_A_QP_STATS, stats))
 		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;

@@ -96,10 +96,18 @@ void rocectl_qps_exit(void)
 	kmem_cache_destroy(rocectl_qp_cache);
 }
 
+static void rocectl_qp_sum(const struct rocectl_qp *e, u64 *stats);
+
+/* No packet-path reader can hold it now: its counts are final. */
 static void rocectl_qp_free_rcu(struct rcu_head *rcu)
 {
 	struct rocectl_qp *e = container_of(rcu, struct rocectl_qp, rcu);
+	u64 stats[ROCECTL_QP_NSTATS];
 
+	if (e->counts && e->stats) {
+		rocectl_qp_sum(e, stats);
+		rocectl_dev_qp_gone(e->rdev, stats);
+	}
 	free_percpu(e->stats);
 	put_pid(e->owner);
 	kmem_cache_free(rocectl_qp_cache, e);
@@ -132,6 +140,7 @@ static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev,
 	e->id = atomic64_inc_return(&rocectl_qp_ids);
 	e->cong_next = jiffies;
 	e->counts = rdev->counts;
+	e->rdev = rdev;
 	return e;
 }
 
@@ -251,25 +260,20 @@ pid_t rocectl_qp_reader_pid(const struct rocectl_qp *e)
 	return e->owner ? pid_nr_ns(e->owner, task_active_pid_ns(current)) : 0;
 }
 
-void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
-			 u64 *stats)
+/* The QP's counters summed over the CPUs; zero before it has any. */
+static void rocectl_qp_sum(const struct rocectl_qp *e, u64 *stats)
 {
+	struct rocectl_qp_pcpu __percpu *stats_pcpu = READ_ONCE(e->stats);
 	const struct rocectl_qp_pcpu *pc;
 	u64 c[ROCECTL_QP_NSTATS];
 	unsigned int start;
 	int cpu, i;
 
-	spin_lock_bh(&e->lock);
-	*info = e->info;
-	spin_unlock_bh(&e->lock);
-
-	if (!stats)
-		return;
 	memset(stats, 0, sizeof(u64) * ROCECTL_QP_NSTATS);
-	if (!READ_ONCE(e->stats))
+	if (!stats_pcpu)
 		return;
 	for_each_possible_cpu(cpu) {
-		pc = per_cpu_ptr(READ_ONCE(e->stats), cpu);
+		pc = per_cpu_ptr(stats_pcpu, cpu);
 		do {
 			start = u64_stats_fetch_begin(&pc->syncp);
 			for (i = 0; i < ROCECTL_QP_NSTATS; i++)
@@ -278,6 +282,17 @@ void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 		for (i = 0; i < ROCECTL_QP_NSTATS; i++)
 			stats[i] += c[i];
 	}
+}
+
+void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
+			 u64 *stats)
+{
+	spin_lock_bh(&e->lock);
+	*info = e->info;
+	spin_unlock_bh(&e->lock);
+
+	if (stats)
+		rocectl_qp_sum(e, stats);
 }
 
 /*

@@ -3,6 +3,7 @@
 #ifndef _ROCECTL_H
 #define _ROCECTL_H
 
+#include <linux/atomic.h>
 #include <linux/if.h>
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
@@ -16,6 +17,9 @@
 
 struct genl_family;
 struct genl_info;
+
+#define ROCECTL_QP_NSTATS (ROCECTL_A_QP_STAT_MAX - ROCECTL_A_QP_STAT_TX_PACKETS + 1)
+#define ROCECTL_STAT(attr) ((attr) - ROCECTL_A_QP_STAT_TX_PACKETS)
 
 /*
  * One RDMA device, from ib_client add() to remove(). Found under RCU by
@@ -32,11 +36,13 @@ struct rocectl_dev {
 	/* The module computes per-QP packet counters on this device. */
 	bool counts;
 	int netdev_ifindex;	/* soft-RoCE: the netdev its packets use */
-	struct rcu_head rcu;
+	/*
+	 * What no live QP's counters hold (dev_counters.c): destroyed QPs'
+	 * final counts, packets no counting QP took. Rarely written.
+	 */
+	atomic64_t gone[ROCECTL_QP_NSTATS];
+	atomic64_t unattributed[ROCECTL_QP_NSTATS];
 };
-
-#define ROCECTL_QP_NSTATS (ROCECTL_A_QP_STAT_MAX - ROCECTL_A_QP_STAT_TX_PACKETS + 1)
-#define ROCECTL_STAT(attr) ((attr) - ROCECTL_A_QP_STAT_TX_PACKETS)
 
 /* Per-CPU counters of one QP: the packet path never shares a cache line. */
 struct rocectl_qp_pcpu {
@@ -85,6 +91,8 @@ struct rocectl_qp {
 	struct rocectl_qp_info info;
 	/* Identity only, never dereferenced: tells QPs that reuse a QPN apart. */
 	const struct ib_qp *ibqp;
+	/* Its device, which outlives it: remove() waits for entries' RCU frees. */
+	struct rocectl_dev *rdev;
 	/* User QPs: the creating thread group, numbered per pid namespace on reads. */
 	struct pid *owner;
 	u64 id;
@@ -196,6 +204,15 @@ void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
 #define ROCECTL_HANDLE_PROBES	true
 #endif
 
+/* dev_counters.c: what no live QP's counters hold. */
+void rocectl_dev_unattributed(struct rocectl_dev *rdev, bool tx, u64 payload,
+			      bool ce);
+void rocectl_dev_qp_gone(struct rocectl_dev *rdev, const u64 *stats);
+void rocectl_dev_counters_read(const struct rocectl_dev *rdev, u64 *gone,
+			       u64 *unattributed);
+void rocectl_pkt_unseen(void);
+u64 rocectl_pkt_unseen_read(void);
+
 /* qp_hooks.c: kretprobes on ib_core's QP verbs. */
 int rocectl_qp_hooks_init(void);
 void rocectl_qp_hooks_exit(void);
@@ -203,6 +220,7 @@ void rocectl_qp_hooks_exit(void);
 /* rxe_hooks.c: the soft-RoCE packet path, while rdma_rxe is loaded. */
 int rocectl_rxe_hooks_init(void);
 void rocectl_rxe_hooks_exit(void);
+u64 rocectl_rxe_missed(void);
 
 /* netlink.c: the generic netlink family. */
 int rocectl_nl_init(void);
@@ -214,6 +232,7 @@ void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
 void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
 			  const struct rocectl_qp_info *info, const u64 *stats,
 			  u8 cmd, int prev_state, u64 lifetime);
+int rocectl_nl_put_stats(struct sk_buff *skb, int attr, const u64 *stats);
 int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info);
 int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,

@@ -139,17 +139,17 @@ static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 
 	/* rxe linearizes what it receives; anything else is not ours to read. */
 	if (!skb || !skb->dev || skb_is_nonlinear(skb))
-		return 0;
+		goto unseen;
 	p = skb->data;
 	len = skb->len;
 	if (skb_transport_header_was_set(skb) && p == skb_transport_header(skb)) {
 		if (len < sizeof(struct udphdr))
-			return 0;
+			goto unseen;
 		p += sizeof(struct udphdr);
 		len -= sizeof(struct udphdr);
 	}
 	if (!rocectl_bth_parse(p, len, &b))
-		return 0;
+		goto unseen;
 
 	/* Our own map from netdev to device: no reference taken per packet. */
 	rcu_read_lock();
@@ -157,7 +157,15 @@ static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 	e = rdev ? rocectl_qp_find_rcu(rdev, b.qpn) : NULL;
 	if (e && e->counts && rocectl_qp_stats_ready(e))
 		rocectl_account_rx(rdev, e, &b, rocectl_skb_ce(skb));
+	else if (rdev)
+		rocectl_dev_unattributed(rdev, false, b.payload, rocectl_skb_ce(skb));
+	else
+		rocectl_pkt_unseen();
 	rcu_read_unlock();
+	return 0;
+
+unseen:
+	rocectl_pkt_unseen();
 	return 0;
 }
 
@@ -179,20 +187,28 @@ static int rocectl_rxe_xmit(struct kprobe *kp, struct pt_regs *regs)
 
 	if (!qp || !skb || skb_is_nonlinear(skb) ||
 	    !skb_transport_header_was_set(skb))
-		return 0;
+		goto unseen;
 	uh = udp_hdr(skb);
 	len = ntohs(uh->len);
 	if (len < sizeof(*uh) ||
 	    (const u8 *)uh + len > skb_tail_pointer(skb) ||
 	    !rocectl_bth_parse((const u8 *)(uh + 1), len - sizeof(*uh), &b))
-		return 0;
+		goto unseen;
 
 	rcu_read_lock();
 	rdev = rocectl_dev_lookup_rcu(qp->device->index);
 	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
 	if (e && e->ibqp == qp && e->counts && rocectl_qp_stats_ready(e))
 		rocectl_account_tx(rdev, e, &b);
+	else if (rdev && rdev->counts)
+		rocectl_dev_unattributed(rdev, true, b.payload, false);
+	else
+		rocectl_pkt_unseen();
 	rcu_read_unlock();
+	return 0;
+
+unseen:
+	rocectl_pkt_unseen();
 	return 0;
 }
 
@@ -219,6 +235,17 @@ static struct kprobe *rocectl_rxe_kps[] = {
 };
 
 static bool rocectl_rxe_armed[ARRAY_SIZE(rocectl_rxe_kps)];
+
+/* Hits the kernel skipped since load (a probe already ran on the CPU). */
+u64 rocectl_rxe_missed(void)
+{
+	unsigned int i;
+	u64 n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(rocectl_rxe_kps); i++)
+		n += READ_ONCE(rocectl_rxe_kps[i]->nmissed);
+	return n;
+}
 
 /*
  * Where the probes go: past the ftrace call site a function begins with

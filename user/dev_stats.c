@@ -3,7 +3,9 @@
  * rocectl dev stats: counters whose scope is a port or a device, each
  * labelled with its scope and its source -- the driver's port counters
  * (read over the RDMA core's netlink, as rdma statistic show does) and the
- * sum of the module's per-QP counters. Never shown under a QP.
+ * sum of the module's per-QP counters, with what no live QP holds
+ * (destroyed QPs, packets no QP took) and their total, which closes
+ * against the packets the device saw. Never shown under a QP.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,7 +29,22 @@ struct stats_dev {
 	uint32_t index, ports;
 	char name[ROCECTL_DEV_NAME_MAX + 1];
 	char driver[64];
+	/* Where the module counts packets: what no live QP's counters hold. */
+	bool counts;
+	uint64_t gone[NSTATS], unattributed[NSTATS], unseen;
 };
+
+static void stats_get(const struct nlattr *nest, uint64_t *v)
+{
+	const struct nlattr *st[ROCECTL_A_QP_STAT_MAX + 1];
+	int i;
+
+	if (attrs_parse_qp_stats(nest, st) < 0)
+		return;
+	for (i = 0; i < NSTATS; i++)
+		if (st[STAT_FIRST + i])
+			v[i] = mnl_attr_get_u64(st[STAT_FIRST + i]);
+}
 
 struct stats_devs {
 	struct stats_dev *dev;
@@ -61,6 +78,13 @@ static int devs_cb(const struct nlmsghdr *nlh, void *data)
 			 mnl_attr_get_str(tb[ROCECTL_A_DEV_DRIVER_NAME]));
 	if (tb[ROCECTL_A_DEV_NUM_PORTS])
 		d->ports = mnl_attr_get_u32(tb[ROCECTL_A_DEV_NUM_PORTS]);
+	if (tb[ROCECTL_A_DEV_QPS_GONE] && tb[ROCECTL_A_DEV_UNATTRIBUTED]) {
+		d->counts = true;
+		stats_get(tb[ROCECTL_A_DEV_QPS_GONE], d->gone);
+		stats_get(tb[ROCECTL_A_DEV_UNATTRIBUTED], d->unattributed);
+		if (tb[ROCECTL_A_DEV_PKT_UNSEEN])
+			d->unseen = mnl_attr_get_u64(tb[ROCECTL_A_DEV_PKT_UNSEEN]);
+	}
 	return MNL_CB_OK;
 }
 
@@ -137,16 +161,47 @@ static void sum_restart(void *data)
 	memset(data, 0, sizeof(struct qp_sum));
 }
 
+/* One labelled set of the module's counters of a device. */
+static void print_module_counters(const struct stats_dev *d, const char *scope,
+				  const char *what, const uint64_t *v,
+				  const uint64_t *unseen)
+{
+	int i;
+
+	out_open_object(NULL);
+	out_str("ifname", "%s: ", d->name);
+	out_str("scope", "scope %s ", scope);
+	out_str("source", "source module ", "module");
+	out_text("(%s)", what);
+	if (unseen)
+		out_uint("module_unseen", " (module-wide, packets not seen: %" PRIu64 ")",
+			 *unseen);
+	out_open_object("counters");
+	out_text("\n    ");
+	for (i = 0; i < NSTATS; i++) {
+		out_uint(qp_stat_name(i), NULL, v[i]);
+		out_text("%s %" PRIu64 " ", qp_stat_name(i), v[i]);
+	}
+	out_close_object();
+	out_close_object();
+	out_nl();
+}
+
+/*
+ * The live QPs' sum, then where the module counts packets, what no live
+ * QP holds and the total of the three: every packet it saw on the device.
+ */
 static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 {
 	struct nlmsghdr *nlh;
 	struct qp_sum sum = { .qps = 0 };
+	uint64_t total[NSTATS];
 	int err, i;
 
 	nlh = nl_request(&rc->nl, ROCECTL_CMD_QP_GET, NLM_F_DUMP);
 	mnl_attr_put_u32(nlh, ROCECTL_A_DEV_INDEX, d->index);
 	err = nl_run_restart(&rc->nl, nlh, sum_cb, &sum, sum_restart);
-	if (err || !sum.counted)
+	if (err || !d->counts)
 		return err;	/* the module counts nothing on this device */
 	out_open_object(NULL);
 	out_str("ifname", "%s: ", d->name);
@@ -162,6 +217,14 @@ static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 	out_close_object();
 	out_close_object();
 	out_nl();
+	print_module_counters(d, "destroyed-qps", "final counts of the QPs destroyed",
+			      d->gone, NULL);
+	print_module_counters(d, "unattributed", "packets no counting QP took",
+			      d->unattributed, NULL);
+	for (i = 0; i < NSTATS; i++)
+		total[i] = sum.v[i] + d->gone[i] + d->unattributed[i];
+	print_module_counters(d, "device", "every packet seen: the three above",
+			      total, &d->unseen);
 	return EXIT_OK;
 }
 

@@ -85,9 +85,19 @@ struct group {
 	uint64_t live[QP_NSTATS], retired[QP_NSTATS];
 };
 
+/* A soft-RoCE device's packets that no counting QP took (the module's). */
+struct dev_acct {
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	uint64_t unattributed[QP_NSTATS];
+};
+
 struct snapshot {
 	struct port *ports;
 	size_t nports;
+	struct dev_acct *accts;
+	size_t naccts;
+	bool has_unseen;
+	uint64_t unseen;
 	struct prio *prios;
 	size_t nprios;
 	struct qp *qps;
@@ -135,6 +145,26 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_DEV_INDEX] || !tb[ROCECTL_A_DEV_NAME])
 		return MNL_CB_OK;
+	if (tb[ROCECTL_A_DEV_UNATTRIBUTED]) {
+		const struct nlattr *sa[ROCECTL_A_QP_STAT_MAX + 1];
+		struct dev_acct *d;
+		unsigned int k;
+
+		if (!grow((void **)&s->accts, s->naccts, sizeof(*s->accts)))
+			return MNL_CB_ERROR;
+		d = &s->accts[s->naccts++];
+		memset(d, 0, sizeof(*d));
+		snprintf(d->dev, sizeof(d->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+		if (attrs_parse_qp_stats(tb[ROCECTL_A_DEV_UNATTRIBUTED], sa) == 0)
+			for (k = 0; k < QP_NSTATS; k++)
+				if (sa[ROCECTL_A_QP_STAT_TX_PACKETS + k])
+					d->unattributed[k] =
+						mnl_attr_get_u64(sa[ROCECTL_A_QP_STAT_TX_PACKETS + k]);
+	}
+	if (tb[ROCECTL_A_DEV_PKT_UNSEEN]) {
+		s->has_unseen = true;
+		s->unseen = mnl_attr_get_u64(tb[ROCECTL_A_DEV_PKT_UNSEEN]);
+	}
 	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
 		const struct nlattr *pt[ROCECTL_A_PORT_MAX + 1];
 		struct port *p;
@@ -276,6 +306,7 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 static void restart_ports(void *data)
 {
 	((struct snapshot *)data)->nports = 0;
+	((struct snapshot *)data)->naccts = 0;
 }
 
 static void restart_prios(void *data)
@@ -542,6 +573,39 @@ static int busier(const void *a, const void *b)
 	return qp_key_cmp(x, y);
 }
 
+/* What no QP's counters hold: packets no counting QP took, packets not seen. */
+static void write_unattributed(struct prom *p, const struct snapshot *s)
+{
+	static const int stats[] = {
+		ROCECTL_A_QP_STAT_TX_PACKETS, ROCECTL_A_QP_STAT_TX_BYTES,
+		ROCECTL_A_QP_STAT_RX_PACKETS, ROCECTL_A_QP_STAT_RX_BYTES,
+		ROCECTL_A_QP_STAT_RX_ECN_CE,
+	};
+	char name[96], help[200];
+	unsigned int k;
+	size_t i;
+
+	for (k = 0; k < sizeof(stats) / sizeof(stats[0]); k++) {
+		int j = stats[k] - ROCECTL_A_QP_STAT_TX_PACKETS;
+
+		snprintf(name, sizeof(name), "rocectl_device_unattributed_%s", qp_stat_name(j));
+		snprintf(help, sizeof(help),
+			 "The device's packets no counting QP took (%s): unknown or destroyed QPN, QP before RTR (soft-RoCE).",
+			 qp_stat_name(j));
+		prom_family(p, name, PROM_COUNTER, help);
+		for (i = 0; i < s->naccts; i++) {
+			struct prom_label l[] = { L("device", s->accts[i].dev) };
+
+			prom_u64(p, l, 1, s->accts[i].unattributed[j]);
+		}
+	}
+	if (!s->has_unseen)
+		return;
+	prom_family(p, "rocectl_packets_unseen", PROM_COUNTER,
+		    "Soft-RoCE packets the module could not look at, all devices: probe hits the kernel skipped, unparsable headers.");
+	prom_u64(p, NULL, 0, s->unseen);
+}
+
 static void write_qps(struct prom *p, const struct snapshot *s, const struct metrics_opts *o)
 {
 	char port[12], qpn[12], pid[12], name[96], help[160];
@@ -639,6 +703,7 @@ static void free_snapshot(struct snapshot *s)
 		for (k = 0; k < PORT_NLISTS; k++)
 			free(s->ports[i].lists[k].v);
 	free(s->ports);
+	free(s->accts);
 	free(s->prios);
 	free(s->qps);
 }
@@ -715,6 +780,7 @@ void metrics_write(struct prom *p, const struct metrics_opts *o, struct metrics_
 		write_ports(p, &s);
 		write_watchdog(p, &s);
 		write_qps(p, &s, o);
+		write_unattributed(p, &s);
 		/* The next scrape attributes this one's QPs when they go. */
 		free(st.last);
 		st.last = s.qps;

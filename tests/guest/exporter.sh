@@ -107,6 +107,10 @@ check_eq "$(rdma -j resource show qp | jq '[.[] | select(.comm == "qptraffic")] 
 after=$(metric "$key")
 check_eq "$(( ${live:-0} - ${before:-0} ))" "$marked" "the live QPs' CE sum (tc marked $marked)"
 check_eq "$(( ${after:-0} - ${before:-0} ))" "$marked" "CE-marked packets: the exporter's rxe1 sum grew by (tc marked $marked)"
+# What no QP holds, as rocectl dev stats shows it.
+check_eq "$(metric 'rocectl_device_unattributed_rx_ecn_ce_total{device="rxe1"}')" \
+	"$(rc -j dev stats rxe1 | jq '.[] | select(.scope == "unattributed") | .counters.rx_ecn_ce')" "rxe1's unattributed CE packets"
+check_match "$(metric 'rocectl_packets_unseen_total')" '^[0-9]+$' "packets unseen"
 log_test "CE: the rxe1 sum grew by the packets tc's pedit marked ($marked), and stays once the QPs are destroyed"
 
 # --- the watchdog ------------------------------------------------------------------------------

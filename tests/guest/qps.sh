@@ -4,7 +4,7 @@
 # its soft-RoCE counters, checked against real RDMA traffic, rxe's own port
 # counters, rdma(8), tracepoints and a CE-marking path.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 11
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 
@@ -187,7 +187,8 @@ rc -j dev stats rxe0 > "$W/ds.json" || fail "dev stats"
 rdma -j statistic show link rxe0/1 > "$W/rs.json"
 rc -j qp stats dev rxe0 > "$W/qs.json"
 release_hold
-check_eq "$(jq -c '[.[] | [.scope, .source]]' "$W/ds.json")" '[["port","driver"],["qps","module"]]' "scopes and sources"
+check_eq "$(jq -c '[.[] | [.scope, .source]]' "$W/ds.json")" \
+	'[["port","driver"],["qps","module"],["destroyed-qps","module"],["unattributed","module"],["device","module"]]' "scopes and sources"
 check_eq "$(jq -c '.[0].counters | [.sent_pkts, .rcvd_pkts]' "$W/ds.json")" \
 	"$(jq -c '.[0] | [.sent_pkts, .rcvd_pkts]' "$W/rs.json")" "port counters as rdma statistic shows them"
 check_eq "$(jq -c '.[1].counters | [.tx_packets, .rx_bytes]' "$W/ds.json")" \
@@ -196,6 +197,39 @@ check_eq "$(rc qp stats dev rxe0 | grep -c sent_pkts)" 0 "no port counter under 
 out=$(rc dev stats nosuch 2>&1); code=$?
 check_eq "$code" 4 "dev stats of an unknown device"
 log_test "dev stats: port counters (driver) and the QPs' sum (module), each labelled with scope and source"
+
+# --- the module's device counters close against rxe's ---------------------------------
+# QPs that send and are destroyed: their counts leave the live QPs' sum for
+# destroyed-qps; the device total moves exactly as rxe's own port counters.
+dev_total() {	# dev_total SCOPE: tx_packets rx_packets tx_bytes rx_bytes of a scope
+	rc -j dev stats rxe0 | jq -r ".[] | select(.scope == \"$1\") | .counters |
+		\"\(.tx_packets) \(.rx_packets) \(.tx_bytes) \(.rx_bytes)\""
+}
+p0=$(port_counters rxe0); t0=$(dev_total device); g0=$(dev_total destroyed-qps)
+gx0=$(rc -j dev stats rxe0 | jq '.[] | select(.scope == "destroyed-qps") | .counters.tx_retrans')
+"$QPT" pair -d rxe0 -g 1 -n 4 -m 50 -s 3000 > "$W/close.json" 2> "$W/close.err" || fail "pair: $(cat "$W/close.err")"
+p1=$(port_counters rxe0)
+read -r ps0 pr0 <<< "$p0"; read -r ps1 pr1 <<< "$p1"
+read -r tt0 tr0 tb0 _ <<< "$t0"
+# The last QPs' counts join destroyed-qps a grace period after their destroy.
+busywait 5000 eval 'read -r tt1 tr1 _ _ <<< "$(dev_total device)";
+	[ $((tt1 - tt0)) = $((ps1 - ps0)) ] && [ $((tr1 - tr0)) = $((pr1 - pr0)) ]'
+t1=$(dev_total device); g1=$(dev_total destroyed-qps)
+read -r tt1 tr1 tb1 _ <<< "$t1"
+read -r gt0 gr0 gb0 _ <<< "$g0"; read -r gt1 gr1 gb1 _ <<< "$g1"
+check_eq "$((tt1 - tt0)) $((tr1 - tr0))" "$((ps1 - ps0)) $((pr1 - pr0))" "device total's packets against rxe's sent_pkts, rcvd_pkts"
+check_eq "$((gt1 - gt0)) $((gr1 - gr0)) $((gb1 - gb0))" "$((tt1 - tt0)) $((tr1 - tr0)) $((tb1 - tb0))" "destroyed QPs' share: all of it"
+# Retransmitted payload is sent, and counted, again (a slow guest's timers).
+retrans=$(( $(rc -j dev stats rxe0 | jq '.[] | select(.scope == "destroyed-qps") | .counters.tx_retrans') - gx0 ))
+if [ "$retrans" = 0 ]; then
+	check_eq "$((gb1 - gb0))" $((4 * 50 * 3000)) "payload bytes sent by the destroyed QPs"
+else
+	[ "$((gb1 - gb0))" -gt $((4 * 50 * 3000)) ] ||
+		fail "payload bytes sent by the destroyed QPs: $((gb1 - gb0)), with $retrans retransmissions, not above $((4 * 50 * 3000))"
+fi
+[ "$((tt1 - tt0))" -gt 0 ] || fail "no packets counted"
+echo "# closing: $((tt1 - tt0)) sent, $((tr1 - tr0)) received, $retrans retransmitted; rxe: $((ps1 - ps0)), $((pr1 - pr0))"
+log_test "dev stats closes: live QPs + destroyed QPs + unattributed move exactly as rxe's port counters"
 
 # --- bad input -------------------------------------------------------------------
 out=$(rc qp show dev nosuch 2>&1); code=$?

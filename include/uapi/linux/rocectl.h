@@ -35,6 +35,23 @@
  *       ROCECTL_A_PORT_NETDEV_INDEX u32     ifindex of the netdev behind
  *                                           the port (absent if none)
  *       ROCECTL_A_PORT_NETDEV_NAME  string  its name (absent if none)
+ *   Where the module counts packets (soft-RoCE), the device's share of
+ *   them that no live QP's counters hold, so that the live QPs' sums plus
+ *   these equal every packet the packet path saw since the device was
+ *   tracked (ROCECTL_A_QP_STAT_* inside each nest):
+ *     ROCECTL_A_DEV_QPS_GONE      nest    the final counters of its QPs
+ *                                         destroyed since then
+ *     ROCECTL_A_DEV_UNATTRIBUTED  nest    packets no counting QP took: a
+ *                                         QPN unknown or already destroyed,
+ *                                         a QP not yet at RTR (TX_PACKETS,
+ *                                         TX_BYTES, RX_PACKETS, RX_BYTES,
+ *                                         RX_ECN_CE; the others stay 0)
+ *     ROCECTL_A_DEV_PKT_UNSEEN    u64     module-wide, not this device's:
+ *                                         packets the packet path could not
+ *                                         look at (probe hits the kernel
+ *                                         skipped, packets of a netdev no
+ *                                         tracked device uses, unparsable
+ *                                         headers)
  *
  * ROCECTL_CMD_QP_GET (doit and dump, anyone; see "Who sees which QP" below)
  *   Request, doit: the device (ROCECTL_A_DEV_INDEX or ROCECTL_A_DEV_NAME)
@@ -276,6 +293,9 @@ enum rocectl_attr {
 	ROCECTL_A_CONG_NP_ENABLED,
 	ROCECTL_A_CONG_PORT,
 	ROCECTL_A_WD_NETDEV_GONE,
+	ROCECTL_A_DEV_QPS_GONE,
+	ROCECTL_A_DEV_UNATTRIBUTED,
+	ROCECTL_A_DEV_PKT_UNSEEN,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = __ROCECTL_A_MAX - 1
