@@ -21,7 +21,7 @@ PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 	qemu-system-x86 busybox-static cpio kmod iproute2 procps
 	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq ethtool
 	dkms openssl udev systemd man-db groff-base
-	libmicrohttpd-dev libsystemd-dev curl prometheus prometheus-node-exporter
+	libmicrohttpd-dev libsystemd-dev curl prometheus prometheus-node-exporter bpftrace
 	flex bison bc libelf-dev libssl-dev"
 KERNELS="linux-headers-6.12.95+deb12-amd64 linux-image-6.12.95+deb12-amd64
 	linux-headers-5.10.0-32-amd64 linux-image-5.10.0-32-amd64"

@@ -5,7 +5,9 @@
 # their ratio. Prints a table; asserts nothing. Bandwidth, latency and the
 # QP rate are also measured with FLOOR_MODULE, rocectl built with every
 # probe and handlers that do nothing: what the kernel's probe mechanism
-# costs by itself.
+# costs by itself. And with the peer an operator would otherwise use
+# (PEER_SCRIPT: a bpftrace script counting per-QP packets and CE on the
+# same functions), rocectl not loaded.
 . "$(dirname "$0")/../guest/lib.sh"
 QPT=$ROOT/tests/tools/build/qptraffic
 REPS=${REPS:-5}
@@ -17,17 +19,21 @@ rxe_add rxe0 veth1
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 bw() {	# MB/s of ib_write_bw over rxe0 loopback
+	local server
 	timeout 60 ib_write_bw -d rxe0 -x 1 -F -s 65536 -D 3 --output=bandwidth > /dev/null 2>&1 &
+	server=$!
 	sleep 1
 	timeout 60 ib_write_bw -d rxe0 -x 1 -F -s 65536 -D 3 --output=bandwidth 192.0.2.1 2>/dev/null | tail -n 1
-	wait
+	wait $server	# not the peer, which runs in the background too
 }
 
 lat() {	# median (typical) latency in us of ib_write_lat
+	local server
 	timeout 60 ib_write_lat -d rxe0 -x 1 -F -n 2000 --output=latency > /dev/null 2>&1 &
+	server=$!
 	sleep 1
 	timeout 60 ib_write_lat -d rxe0 -x 1 -F -n 2000 --output=latency 192.0.2.1 2>/dev/null | tail -n 1
-	wait
+	wait $server	# not the peer, which runs in the background too
 }
 
 rate() { "$QPT" rate -d rxe0 -n 3000 | jq .per_second; }
@@ -40,38 +46,61 @@ floor_load() {
 		dmesg | tail -n 5 | grep -q 'counting nothing (benchmark floor build)'
 }
 
+# The peer, attached: bpftrace says so once its probes are in place.
+# Through timeout(1), which passes SIGINT on: a non-interactive shell
+# starts background commands with SIGINT ignored.
+peer_start() {
+	timeout -s INT 900 bpftrace "$PEER_SCRIPT" > "$W/peer.out" 2>&1 &
+	PEER=$!
+	busywait 120000 grep -q '^Attaching' "$W/peer.out" && sleep 1 && kill -0 $PEER 2>/dev/null
+}
+peer_stop() {	# bpftrace prints its maps and exits on SIGINT
+	kill -INT $PEER 2>/dev/null
+	busywait 60000 eval '! kill -0 $PEER 2>/dev/null' || { echo "# bpftrace did not stop on SIGINT"; kill -KILL $PEER; }
+	wait $PEER
+}
+
 modes="on off"
 [ -f "${FLOOR_MODULE:-}" ] && modes="on floor off"
-for m in bw lat rate; do : > "$W/$m.on"; : > "$W/$m.floor"; : > "$W/$m.off"; done
+command -v bpftrace > /dev/null && [ -f "${PEER_SCRIPT:-}" ] && modes="$modes peer"
+for m in bw lat rate; do : > "$W/$m.on"; : > "$W/$m.floor"; : > "$W/$m.peer"; : > "$W/$m.off"; done
 for i in $(seq "$REPS"); do
 	for mode in $modes; do
 		module_unload
 		case $mode in
 		on) module_load ;;
 		floor) floor_load || { echo "# the floor module did not load or arm"; continue; } ;;
+		peer) peer_start || { echo "# bpftrace did not attach: $(head -c 300 "$W/peer.out")"; continue; } ;;
 		esac
 		for m in bw lat rate; do
 			$m >> "$W/$m.$mode"
 		done
+		if [ $mode = peer ]; then
+			peer_stop
+			# What it counted, so that a peer counting nothing is seen.
+			echo "# bpftrace run $i: $(grep -c '^@rx_packets' "$W/peer.out") QPs with rx_packets, $(awk -F': ' '/^@rx_packets/ {s += $2} END {print s + 0}' "$W/peer.out") packets"
+		fi
 	done
 done
 module_unload
 
-line() { printf '| %-34s | %10s | %11s | %11s | %6s | %9s |\n' "$@"; }
+line() { printf '| %-34s | %10s | %11s | %11s | %11s | %6s | %9s | %8s |\n' "$@"; }
 
 ratio() { [ -s "$1" ] && echo "$(median < "$1") $(median < "$2")" | awk '{printf "%.3f", $1 / $2}' || echo -; }
 
 row() {	# name unit measurement
-	local on off floor=-
+	local on off floor=- peer=-
 	on=$(median < "$W/$3.on")
 	off=$(median < "$W/$3.off")
 	[ -s "$W/$3.floor" ] && floor=$(median < "$W/$3.floor")
-	line "$1 ($2)" "$on" "$floor" "$off" \
-		"$(ratio "$W/$3.on" "$W/$3.off")" "$(ratio "$W/$3.floor" "$W/$3.off")"
+	[ -s "$W/$3.peer" ] && peer=$(median < "$W/$3.peer")
+	line "$1 ($2)" "$on" "$floor" "$peer" "$off" \
+		"$(ratio "$W/$3.on" "$W/$3.off")" "$(ratio "$W/$3.floor" "$W/$3.off")" \
+		"$(ratio "$W/$3.peer" "$W/$3.off")"
 }
 
-line "measurement (median of $REPS)" "rocectl on" "probe floor" "rocectl off" on/off floor/off
-line ---------------------------------- ---------- ----------- ----------- ------ ---------
+line "measurement (median of $REPS)" "rocectl on" "probe floor" "bpftrace" "rocectl off" on/off floor/off peer/off
+line ---------------------------------- ---------- ----------- ----------- ----------- ------ --------- --------
 row "ib_write_bw 64 KiB" "MB/s" bw
 row "ib_write_lat typical" "us" lat
 row "QP create+INIT+destroy" "QPs/s" rate
@@ -105,8 +134,8 @@ for i in $(seq "$REPS"); do
 	echo $(( (t2 - t1) / 1000000 )) >> "$W/dump.rdma"
 done
 line "dump 10,000 QPs (ms): rocectl/rdma" \
-	"$(median < "$W/dump.rocectl")" - "$(median < "$W/dump.rdma")" \
-	"$(ratio "$W/dump.rocectl" "$W/dump.rdma")" -
+	"$(median < "$W/dump.rocectl")" - - "$(median < "$W/dump.rdma")" \
+	"$(ratio "$W/dump.rocectl" "$W/dump.rdma")" - -
 echo "# QPs dumped: rocectl $(jq length "$W/d1.json"), rdma $(jq length "$W/d2.json")"
 
 # The exporter scraped with the same 10,000 QPs: a scrape's time against
@@ -123,12 +152,12 @@ done
 cpu1=$(awk '{ print $14 + $15 }' /proc/$ex/stat)
 kill $ex; wait $ex
 line "scrape of 10,000 QPs (ms): exporter/rdma" \
-	"$(median < "$W/scrape")" - "$(median < "$W/dump.rdma")" \
-	"$(ratio "$W/scrape" "$W/dump.rdma")" -
+	"$(median < "$W/scrape")" - - "$(median < "$W/dump.rdma")" \
+	"$(ratio "$W/scrape" "$W/dump.rdma")" - -
 echo "# exporter: $(( (cpu1 - cpu0) * 1000 / $(getconf CLK_TCK) / REPS )) ms of CPU a scrape, $(grep -c '^rocectl_' "$W/m.txt") series, $(wc -c < "$W/m.txt") bytes"
 n=$(jq '.qpns | length' "$W/many.json")
 line "kernel memory per tracked QP (B)" \
-	$(( ($(cat "$W/mem.many") - $(cat "$W/mem.none")) * 1024 / n )) - - - -
+	$(( ($(cat "$W/mem.many") - $(cat "$W/mem.none")) * 1024 / n )) - - - - - -
 echo "# Slab+Percpu growth of a load: $(cat "$W/mem.many") KiB with $n QPs held, $(cat "$W/mem.none") KiB with none; $(nproc) CPUs"
 kill $many; wait $many
 module_unload

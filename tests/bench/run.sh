@@ -16,7 +16,8 @@ floor=$out/floor
 tests/bench/build-floor.sh "$floor" "$KVER" 2>&1 | grep -v BTF || true
 for b in ${*:-qp wd}; do
 	echo "== $b benchmark (guest: $(nproc) CPUs under software emulation)"
-	VM_TIMEOUT=1800 tests/qemu/vm.sh "$out" env FLOOR_MODULE="$floor/rocectl.ko" \
+	VM_TIMEOUT=2400 tests/qemu/vm.sh "$out" env FLOOR_MODULE="$floor/rocectl.ko" \
+		PEER_SCRIPT="$ROOT/tests/bench/peer-qp-counters.bt" \
 		bash "tests/bench/guest-$b-bench.sh" > /dev/null 2>&1 || true
 	cat "$out/job.log"
 done
