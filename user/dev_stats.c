@@ -161,13 +161,25 @@ static void sum_restart(void *data)
 	memset(data, 0, sizeof(struct qp_sum));
 }
 
+/* The counters block of a record: a JSON object, an indented line of text. */
+static void print_counters(const uint64_t *v)
+{
+	int i;
+
+	out_open_object("counters");
+	out_text("\n    ");
+	for (i = 0; i < NSTATS; i++) {
+		out_uint(qp_stat_name(i), NULL, v[i]);
+		out_text("%s %" PRIu64 " ", qp_stat_name(i), v[i]);
+	}
+	out_close_object();
+}
+
 /* One labelled set of the module's counters of a device. */
 static void print_module_counters(const struct stats_dev *d, const char *scope,
 				  const char *what, const uint64_t *v,
 				  const uint64_t *unseen)
 {
-	int i;
-
 	out_open_object(NULL);
 	out_str("ifname", "%s: ", d->name);
 	out_str("scope", "scope %s ", scope);
@@ -176,13 +188,7 @@ static void print_module_counters(const struct stats_dev *d, const char *scope,
 	if (unseen)
 		out_uint("module_unseen", " (module-wide, packets not seen: %" PRIu64 ")",
 			 *unseen);
-	out_open_object("counters");
-	out_text("\n    ");
-	for (i = 0; i < NSTATS; i++) {
-		out_uint(qp_stat_name(i), NULL, v[i]);
-		out_text("%s %" PRIu64 " ", qp_stat_name(i), v[i]);
-	}
-	out_close_object();
+	print_counters(v);
 	out_close_object();
 	out_nl();
 }
@@ -208,13 +214,7 @@ static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 	out_str("scope", "scope %s ", "qps");
 	out_str("source", "source module ", "module");
 	out_uint("qps", "(sum over %" PRIu64 " QPs)", sum.counted);
-	out_open_object("counters");
-	out_text("\n    ");
-	for (i = 0; i < NSTATS; i++) {
-		out_uint(qp_stat_name(i), NULL, sum.v[i]);
-		out_text("%s %" PRIu64 " ", qp_stat_name(i), sum.v[i]);
-	}
-	out_close_object();
+	print_counters(sum.v);
 	out_close_object();
 	out_nl();
 	print_module_counters(d, "destroyed-qps", "final counts of the QPs destroyed",

@@ -585,7 +585,7 @@ static void write_unattributed(struct prom *p, const struct snapshot *s)
 	unsigned int k;
 	size_t i;
 
-	for (k = 0; k < sizeof(stats) / sizeof(stats[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(stats); k++) {
 		int j = stats[k] - ROCECTL_A_QP_STAT_TX_PACKETS;
 
 		snprintf(name, sizeof(name), "rocectl_device_unattributed_%s", qp_stat_name(j));
