@@ -79,6 +79,7 @@ bool rocectl_bth_parse(const u8 *p, u32 len, struct rocectl_bth *b)
 	b->becn = p[4] & 0x40;
 	b->qpn = rocectl_be32(p + 4) & 0xffffff;
 	b->psn = rocectl_be32(p + 8) & 0xffffff;
+	b->src_qpn = 0;
 	b->payload = 0;
 	b->read_len = 0;
 
@@ -98,6 +99,9 @@ bool rocectl_bth_parse(const u8 *p, u32 len, struct rocectl_bth *b)
 		b->payload = len - hdr - pad - ROCECTL_ICRC_LEN;
 
 	b->kind = is_request ? ROCECTL_PKT_REQUEST : ROCECTL_PKT_RESPONSE;
+	/* UD: the DETH (Q_Key, then the source QP's number) follows the BTH. */
+	if ((b->opcode >> 5) == 3 && len >= ROCECTL_BTH_LEN + DETH)
+		b->src_qpn = rocectl_be32(p + ROCECTL_BTH_LEN + 4) & 0xffffff;
 	/* A READ request: its RETH DMA length says how many PSNs it uses. */
 	if ((b->opcode & 0x1f) == 0x0c && len >= ROCECTL_BTH_LEN + RETH)
 		b->read_len = rocectl_be32(p + ROCECTL_BTH_LEN + 12);

@@ -13,6 +13,11 @@
 #define ROCECTL_BTH_LEN		12
 #define ROCECTL_ICRC_LEN	4
 #define ROCECTL_OP_CNP		0x81
+/*
+ * The parser reads no byte past min(len, this) from the BTH's start (BTH
+ * and RETH): a caller copying the headers out of an skb needs no more.
+ */
+#define ROCECTL_BTH_PARSE_MAX	28
 
 /* What happened to a packet, as far as congestion is concerned. */
 enum rocectl_pkt_kind {
@@ -30,6 +35,7 @@ struct rocectl_bth {
 	u8 opcode;
 	bool becn;
 	u32 qpn;		/* destination QP */
+	u32 src_qpn;		/* UD (DETH): the sending QP; else 0 */
 	u32 psn;
 	u32 payload;		/* message bytes: no headers, pad or ICRC */
 	u32 read_len;		/* READ request: bytes asked for */

@@ -50,9 +50,9 @@ void rocectl_dev_counters_read(const struct rocectl_dev *rdev, u64 *gone,
 	}
 }
 
-void rocectl_pkt_unseen(void)
+void rocectl_pkt_unseen_add(u64 n)
 {
-	atomic64_inc(&rocectl_unseen);
+	atomic64_add(n, &rocectl_unseen);
 }
 
 /* With the probe hits the kernel skipped (another probe ran on the CPU). */

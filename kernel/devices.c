@@ -179,6 +179,7 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 	xa_init_flags(&rdev->qps, XA_FLAGS_LOCK_BH);
 	/* The module sees the packets of software RoCE only. */
 	rdev->counts = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
+	rdev->owner = ibdev->ops.owner;
 
 	mutex_lock(&rocectl_devs_lock);
 	err = xa_insert(&rocectl_devs, rdev->index, rdev, GFP_KERNEL);

@@ -451,8 +451,10 @@ static void rocectl_qp_apply(struct rocectl_qp *e, struct ib_qp *qp,
 	}
 	if (mask & IB_QP_PORT)
 		in->port = attr->port_num;
-	if (mask & IB_QP_DEST_QPN)
+	if (mask & IB_QP_DEST_QPN) {
 		in->dest_qpn = attr->dest_qp_num;
+		WRITE_ONCE(e->peer_qpn, attr->dest_qp_num);
+	}
 	if (mask & IB_QP_PATH_MTU)
 		in->path_mtu = ib_mtu_enum_to_int(attr->path_mtu) > 0 ?
 			       ib_mtu_enum_to_int(attr->path_mtu) : 0;

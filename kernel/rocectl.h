@@ -36,6 +36,8 @@ struct rocectl_dev {
 	/* The module computes per-QP packet counters on this device. */
 	bool counts;
 	int netdev_ifindex;	/* soft-RoCE: the netdev its packets use */
+	/* Its driver: tells the driver's own sent packets (pkt_account.c). */
+	struct module *owner;
 	/*
 	 * What no live QP's counters hold (dev_counters.c): destroyed QPs'
 	 * final counts, packets no counting QP took. Rarely written.
@@ -101,6 +103,8 @@ struct rocectl_qp {
 	/* Bit 0: a modify hook took it on itself to set stats. */
 	unsigned long stats_claim;
 	bool counts;			/* the module counts this QP's packets */
+	/* info.dest_qpn, for the packet path: finds a loopback packet's sender. */
+	u32 peer_qpn;
 	/* Packet path PSN state (each direction is serialized by the driver). */
 	u32 tx_next_psn;
 	u32 rx_next_psn;
@@ -210,14 +214,51 @@ void rocectl_dev_unattributed(struct rocectl_dev *rdev, bool tx, u64 payload,
 void rocectl_dev_qp_gone(struct rocectl_dev *rdev, const u64 *stats);
 void rocectl_dev_counters_read(const struct rocectl_dev *rdev, u64 *gone,
 			       u64 *unattributed);
-void rocectl_pkt_unseen(void);
+void rocectl_pkt_unseen_add(u64 n);
 u64 rocectl_pkt_unseen_read(void);
+
+static inline void rocectl_pkt_unseen(void)
+{
+	rocectl_pkt_unseen_add(1);
+}
+
+/* pkt_account.c: a parsed packet into its QP's counters, under RCU. */
+struct rocectl_bth;
+struct sk_buff;
+void rocectl_pkt_rx(struct rocectl_dev *rdev, const struct rocectl_bth *b,
+		    bool ce);
+void rocectl_pkt_tx(struct rocectl_dev *rdev, struct rocectl_qp *sender,
+		    const struct rocectl_bth *b);
+struct rocectl_qp *rocectl_pkt_sender_rcu(struct rocectl_dev *rdev,
+					  const struct sk_buff *skb);
+
+/*
+ * nf_hooks.c: the soft-RoCE wire path, netfilter hooks in the initial
+ * network namespace (where rdma_rxe's sockets are). Without netfilter in
+ * the kernel, arming says so and wire packets are not counted.
+ */
+#if IS_ENABLED(CONFIG_NETFILTER)
+int rocectl_nf_hooks_arm(void);
+void rocectl_nf_hooks_disarm(void);
+#else
+static inline int rocectl_nf_hooks_arm(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void rocectl_nf_hooks_disarm(void)
+{
+}
+#endif
 
 /* qp_hooks.c: kretprobes on ib_core's QP verbs. */
 int rocectl_qp_hooks_init(void);
 void rocectl_qp_hooks_exit(void);
 
-/* rxe_hooks.c: the soft-RoCE packet path, while rdma_rxe is loaded. */
+/*
+ * rxe_hooks.c: the soft-RoCE packet path, while rdma_rxe is loaded: the
+ * netfilter hooks and a probe for loopback, which bypasses IP.
+ */
 int rocectl_rxe_hooks_init(void);
 void rocectl_rxe_hooks_exit(void);
 u64 rocectl_rxe_missed(void);

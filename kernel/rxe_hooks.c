@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-QP packet counters for software RoCE: kprobes on rdma_rxe's receive
- * (rxe_rcv) and transmit (rxe_xmit_packet) paths, both hit for wire and
- * loopback packets. They are armed while rdma_rxe is loaded: a module
- * notifier attaches them when it arrives and detaches them when it goes.
+ * Per-QP packet counters for software RoCE, armed while rdma_rxe is loaded
+ * (a module notifier attaches them when it arrives and detaches them when
+ * it goes): the netfilter hooks for what crosses the network stack
+ * (nf_hooks.c), and one kprobe, on rdma_rxe's receive function (rxe_rcv),
+ * for what never does: loopback between the GIDs of one device. There
+ * both ends are counted at once.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -19,7 +21,7 @@
 
 #define ROCECTL_RXE_MODULE "rdma_rxe"
 
-static DEFINE_MUTEX(rocectl_rxe_lock);	/* rocectl_rxe_armed */
+static DEFINE_MUTEX(rocectl_rxe_lock);	/* what is armed */
 
 static bool rocectl_skb_ce(const struct sk_buff *skb)
 {
@@ -30,115 +32,49 @@ static bool rocectl_skb_ce(const struct sk_buff *skb)
 	return false;
 }
 
-static void rocectl_count(struct rocectl_qp *e, int attr, u64 n)
+/*
+ * A loopback packet's sender, on the same device: the QP of the socket
+ * the driver sent it on where it sets one (6.12), else the DETH's source
+ * QP (UD), else the connected peer of the receiving QP, if that peer is
+ * connected to it in turn.
+ */
+static struct rocectl_qp *rocectl_loopback_sender(struct rocectl_dev *rdev,
+						  const struct sk_buff *skb,
+						  const struct rocectl_bth *b)
 {
-	rocectl_qp_count(e, ROCECTL_STAT(attr), n);
-}
+	struct rocectl_qp *s, *r;
 
-/* A request's PSN against the next one expected: in order, old or a gap. */
-static void rocectl_rx_psn(struct rocectl_dev *rdev, struct rocectl_qp *e,
-			   const struct rocectl_bth *b)
-{
-	u32 next = READ_ONCE(e->rx_next_psn);
-
-	if (!READ_ONCE(e->rx_psn_valid))
-		return;
-	if (b->psn == next) {
-		next = b->psn + rocectl_bth_psns(b, READ_ONCE(e->info.path_mtu));
-		WRITE_ONCE(e->rx_next_psn, next & 0xffffff);
-	} else if (rocectl_psn_before(b->psn, next)) {
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_DUP, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_RETRANS);
-	} else {
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_OUT_OF_SEQ, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_OOS);
-	}
-}
-
-static void rocectl_account_rx(struct rocectl_dev *rdev, struct rocectl_qp *e,
-			       const struct rocectl_bth *b, bool ce)
-{
-	rocectl_qp_count_pkt(e, ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_PACKETS),
-			     ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_BYTES), b->payload);
-	if (ce) {
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_ECN_CE, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_CE);
-	}
-	if (b->becn) {
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_BECN, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_BECN);
-	}
-	switch (b->kind) {
-	case ROCECTL_PKT_CNP:
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_CNP, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_CNP);
-		break;
-	case ROCECTL_PKT_NAK_SEQ:
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_NAK_SEQ, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_NAK);
-		break;
-	case ROCECTL_PKT_RNR_NAK:
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_RNR_NAK, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_RNR);
-		break;
-	case ROCECTL_PKT_REQUEST:
-		rocectl_rx_psn(rdev, e, b);
-		break;
-	default:
-		break;
-	}
-}
-
-static void rocectl_account_tx(struct rocectl_dev *rdev, struct rocectl_qp *e,
-			       const struct rocectl_bth *b)
-{
-	u32 next;
-
-	rocectl_qp_count_pkt(e, ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_PACKETS),
-			     ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_BYTES), b->payload);
-	switch (b->kind) {
-	case ROCECTL_PKT_CNP:
-		rocectl_count(e, ROCECTL_A_QP_STAT_TX_CNP, 1);
-		break;
-	case ROCECTL_PKT_NAK_SEQ:
-		rocectl_count(e, ROCECTL_A_QP_STAT_TX_NAK_SEQ, 1);
-		break;
-	case ROCECTL_PKT_RNR_NAK:
-		rocectl_count(e, ROCECTL_A_QP_STAT_TX_RNR_NAK, 1);
-		break;
-	case ROCECTL_PKT_REQUEST:
-		if (!READ_ONCE(e->tx_psn_valid))
-			break;
-		next = READ_ONCE(e->tx_next_psn);
-		if (rocectl_psn_before(b->psn, next)) {
-			rocectl_count(e, ROCECTL_A_QP_STAT_TX_RETRANS, 1);
-			rocectl_qp_congestion(rdev, e, ROCECTL_CONG_RETRANS);
-		} else {
-			next = b->psn + rocectl_bth_psns(b, READ_ONCE(e->info.path_mtu));
-			WRITE_ONCE(e->tx_next_psn, next & 0xffffff);
-		}
-		break;
-	default:
-		break;
-	}
+	s = rocectl_pkt_sender_rcu(rdev, skb);
+	if (s)
+		return s;
+	if (b->src_qpn)
+		return rocectl_qp_find_rcu(rdev, b->src_qpn);
+	r = rocectl_qp_find_rcu(rdev, b->qpn);
+	if (!r)
+		return NULL;
+	s = rocectl_qp_find_rcu(rdev, READ_ONCE(r->peer_qpn));
+	return s && READ_ONCE(s->peer_qpn) == b->qpn ? s : NULL;
 }
 
 /*
  * rxe_rcv(struct sk_buff *skb): skb->data is the BTH, skb->len the packet.
  * Linux 5.10's rdma_rxe hands it over at its UDP header still (later ones
  * pull that first): there the BTH follows the header data points at.
+ * Packets from the wire (an input interface set) were counted by the
+ * netfilter hooks already.
  */
 static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct sk_buff *skb = (struct sk_buff *)regs_get_kernel_argument(regs, 0);
 	struct rocectl_dev *rdev;
-	struct rocectl_qp *e;
 	struct rocectl_bth b;
 	const u8 *p;
 	u32 len;
 
-	/* rxe linearizes what it receives; anything else is not ours to read. */
-	if (!skb || !skb->dev || skb_is_nonlinear(skb))
+	if (!skb || skb->skb_iif)
+		return 0;
+	/* rxe builds what it loops back linear; anything else is not ours. */
+	if (!skb->dev || skb_is_nonlinear(skb))
 		goto unseen;
 	p = skb->data;
 	len = skb->len;
@@ -154,56 +90,12 @@ static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 	/* Our own map from netdev to device: no reference taken per packet. */
 	rcu_read_lock();
 	rdev = rocectl_dev_by_netdev_rcu(skb->dev->ifindex);
-	e = rdev ? rocectl_qp_find_rcu(rdev, b.qpn) : NULL;
-	if (e && e->counts && rocectl_qp_stats_ready(e))
-		rocectl_account_rx(rdev, e, &b, rocectl_skb_ce(skb));
-	else if (rdev)
-		rocectl_dev_unattributed(rdev, false, b.payload, rocectl_skb_ce(skb));
-	else
+	if (rdev) {
+		rocectl_pkt_tx(rdev, rocectl_loopback_sender(rdev, skb, &b), &b);
+		rocectl_pkt_rx(rdev, &b, rocectl_skb_ce(skb));
+	} else {
 		rocectl_pkt_unseen();
-	rcu_read_unlock();
-	return 0;
-
-unseen:
-	rocectl_pkt_unseen();
-	return 0;
-}
-
-/*
- * rxe_xmit_packet(struct rxe_qp *qp, struct rxe_pkt_info *pkt, skb): a
- * struct rxe_qp begins with its struct ib_qp, and the entry found by QPN
- * must be that very QP, so a changed layout counts nothing rather than
- * something wrong. The skb holds IP and UDP headers, then the BTH.
- */
-static int rocectl_rxe_xmit(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct ib_qp *qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
-	struct sk_buff *skb = (struct sk_buff *)regs_get_kernel_argument(regs, 2);
-	struct rocectl_dev *rdev;
-	struct rocectl_qp *e;
-	struct rocectl_bth b;
-	const struct udphdr *uh;
-	u32 len;
-
-	if (!qp || !skb || skb_is_nonlinear(skb) ||
-	    !skb_transport_header_was_set(skb))
-		goto unseen;
-	uh = udp_hdr(skb);
-	len = ntohs(uh->len);
-	if (len < sizeof(*uh) ||
-	    (const u8 *)uh + len > skb_tail_pointer(skb) ||
-	    !rocectl_bth_parse((const u8 *)(uh + 1), len - sizeof(*uh), &b))
-		goto unseen;
-
-	rcu_read_lock();
-	rdev = rocectl_dev_lookup_rcu(qp->device->index);
-	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
-	if (e && e->ibqp == qp && e->counts && rocectl_qp_stats_ready(e))
-		rocectl_account_tx(rdev, e, &b);
-	else if (rdev && rdev->counts)
-		rocectl_dev_unattributed(rdev, true, b.payload, false);
-	else
-		rocectl_pkt_unseen();
+	}
 	rcu_read_unlock();
 	return 0;
 
@@ -217,34 +109,19 @@ static struct kprobe rocectl_rxe_rcv_kp = {
 	.pre_handler = rocectl_rxe_rcv,
 };
 
-static struct kprobe rocectl_rxe_xmit_kp = {
-	.symbol_name = "rxe_xmit_packet",
-	.pre_handler = rocectl_rxe_xmit,
-};
-
 /* The benchmark's probe floor: the same probes, a handler that does nothing. */
 static int rocectl_rxe_floor(struct kprobe *kp, struct pt_regs *regs)
 {
 	return 0;
 }
 
-/* The receive probe first: the transmit one may be missing (an inline). */
-static struct kprobe *rocectl_rxe_kps[] = {
-	&rocectl_rxe_rcv_kp,
-	&rocectl_rxe_xmit_kp,
-};
-
-static bool rocectl_rxe_armed[ARRAY_SIZE(rocectl_rxe_kps)];
+static bool rocectl_rxe_probe_armed;
+static bool rocectl_rxe_nf_armed;
 
 /* Hits the kernel skipped since load (a probe already ran on the CPU). */
 u64 rocectl_rxe_missed(void)
 {
-	unsigned int i;
-	u64 n = 0;
-
-	for (i = 0; i < ARRAY_SIZE(rocectl_rxe_kps); i++)
-		n += READ_ONCE(rocectl_rxe_kps[i]->nmissed);
-	return n;
+	return READ_ONCE(rocectl_rxe_rcv_kp.nmissed);
 }
 
 /*
@@ -284,52 +161,50 @@ static int rocectl_rxe_register(struct kprobe *kp)
 }
 
 /*
- * Attach each probe whose function rdma_rxe has; quiet when rdma_rxe is
- * not there. In Linux 5.10, rxe_xmit_packet() is an inline: the receive
- * side alone is counted, and the log says so.
+ * Attach the hooks; quiet when rdma_rxe is not there (no rxe_rcv to
+ * probe): the IP layer's hooks are armed only for it, so that a host
+ * without soft-RoCE pays nothing per packet.
  */
 static void rocectl_rxe_arm(void)
 {
-	unsigned int i, armed = 0;
 	int err;
 
 	mutex_lock(&rocectl_rxe_lock);
-	for (i = 0; i < ARRAY_SIZE(rocectl_rxe_kps); i++) {
-		if (rocectl_rxe_armed[i])
-			continue;
-		err = rocectl_rxe_register(rocectl_rxe_kps[i]);
-		if (!err) {
-			rocectl_rxe_armed[i] = true;
-			armed++;
-		} else if (err != -ENOENT && err != -EINVAL) {
-			pr_warn("cannot hook soft-RoCE's packet path at %s: %d\n",
-				rocectl_rxe_kps[i]->symbol_name, err);
-		} else if (i && rocectl_rxe_armed[0]) {
-			pr_info("no %s() in this rdma_rxe: its sent packets are not counted\n",
-				rocectl_rxe_kps[i]->symbol_name);
-		}
+	if (!rocectl_rxe_probe_armed) {
+		err = rocectl_rxe_register(&rocectl_rxe_rcv_kp);
+		if (err == -ENOENT || err == -EINVAL)
+			goto out;
+		if (err)
+			pr_warn("cannot hook soft-RoCE's loopback at rxe_rcv (%d): its loopback packets are not counted\n",
+				err);
+		rocectl_rxe_probe_armed = !err;
 	}
-	if (armed && rocectl_rxe_armed[0])
-		pr_info("%s\n", ROCECTL_HANDLE_PROBES ?
-			"counting soft-RoCE packets per QP" :
-			"soft-RoCE packet probes armed, counting nothing (benchmark floor build)");
+	if (!rocectl_rxe_nf_armed) {
+		err = rocectl_nf_hooks_arm();
+		rocectl_rxe_nf_armed = !err;
+		if (err == -EOPNOTSUPP)
+			pr_info("no netfilter in this kernel: soft-RoCE packets on the wire are not counted\n");
+		else if (err)
+			pr_warn("cannot hook the IP layer (%d): soft-RoCE packets on the wire are not counted\n",
+				err);
+		else
+			pr_info("%s\n", ROCECTL_HANDLE_PROBES ?
+				"counting soft-RoCE packets per QP" :
+				"soft-RoCE packet hooks armed, counting nothing (benchmark floor build)");
+	}
+out:
 	mutex_unlock(&rocectl_rxe_lock);
 }
 
 static void rocectl_rxe_disarm(void)
 {
-	struct kprobe *armed[ARRAY_SIZE(rocectl_rxe_kps)];
-	unsigned int i, n = 0;
-
 	mutex_lock(&rocectl_rxe_lock);
-	for (i = 0; i < ARRAY_SIZE(rocectl_rxe_kps); i++) {
-		if (rocectl_rxe_armed[i])
-			armed[n++] = rocectl_rxe_kps[i];
-		rocectl_rxe_armed[i] = false;
-	}
-	/* Together: one wait for the handlers still running, not one each. */
-	if (n)
-		unregister_kprobes(armed, n);
+	if (rocectl_rxe_probe_armed)
+		unregister_kprobe(&rocectl_rxe_rcv_kp);
+	if (rocectl_rxe_nf_armed)
+		rocectl_nf_hooks_disarm();
+	rocectl_rxe_probe_armed = false;
+	rocectl_rxe_nf_armed = false;
 	mutex_unlock(&rocectl_rxe_lock);
 }
 

@@ -15,26 +15,31 @@ W=$(mktemp -d)
 
 veth_pair 1 2
 rxe_add rxe0 veth1
+# The wire: rxe1 on veth3 and rxe2 on veth4, routed as two hosts, so that
+# their packets cross the IP layer (the netfilter hooks), where loopback
+# on rxe0 takes the probe on rdma_rxe's receive function.
+veth_pair 3 4
+two_hosts veth3 192.0.2.3 veth4 192.0.2.4
+rxe_add rxe1 veth3
+rxe_add rxe2 veth4
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-bw() {	# MB/s of ib_write_bw over rxe0 loopback
-	local server
-	timeout 60 ib_write_bw -d rxe0 -x 1 -F -s 65536 -D 3 --output=bandwidth > /dev/null 2>&1 &
+# perftest, server on device $2, client on $3 to address $4: $1 is
+# ib_write_bw (MB/s of 64 KiB writes) or ib_write_lat (typical us).
+perf() {
+	local server what=bandwidth opt="-s 65536 -D 3"
+	[ "$1" = ib_write_lat ] && what=latency opt="-n 2000"
+	timeout 60 "$1" -d "$2" -x 1 -F $opt --output=$what > /dev/null 2>&1 &
 	server=$!
 	sleep 1
-	timeout 60 ib_write_bw -d rxe0 -x 1 -F -s 65536 -D 3 --output=bandwidth 192.0.2.1 2>/dev/null | tail -n 1
+	timeout 60 "$1" -d "$3" -x 1 -F $opt --output=$what "$4" 2>/dev/null | tail -n 1
 	wait $server	# not the peer, which runs in the background too
 }
-
-lat() {	# median (typical) latency in us of ib_write_lat
-	local server
-	timeout 60 ib_write_lat -d rxe0 -x 1 -F -n 2000 --output=latency > /dev/null 2>&1 &
-	server=$!
-	sleep 1
-	timeout 60 ib_write_lat -d rxe0 -x 1 -F -n 2000 --output=latency 192.0.2.1 2>/dev/null | tail -n 1
-	wait $server	# not the peer, which runs in the background too
-}
+bw() { perf ib_write_bw rxe0 rxe0 192.0.2.1; }
+lat() { perf ib_write_lat rxe0 rxe0 192.0.2.1; }
+wbw() { perf ib_write_bw rxe2 rxe1 192.0.2.4; }
+wlat() { perf ib_write_lat rxe2 rxe1 192.0.2.4; }
 
 rate() { "$QPT" rate -d rxe0 -n 3000 | jq .per_second; }
 
@@ -63,7 +68,7 @@ peer_stop() {	# bpftrace prints its maps and exits on SIGINT
 modes="on off"
 [ -f "${FLOOR_MODULE:-}" ] && modes="on floor off"
 command -v bpftrace > /dev/null && [ -f "${PEER_SCRIPT:-}" ] && modes="$modes peer"
-for m in bw lat rate; do : > "$W/$m.on"; : > "$W/$m.floor"; : > "$W/$m.peer"; : > "$W/$m.off"; done
+for m in bw lat wbw wlat rate; do : > "$W/$m.on"; : > "$W/$m.floor"; : > "$W/$m.peer"; : > "$W/$m.off"; done
 for i in $(seq "$REPS"); do
 	for mode in $modes; do
 		module_unload
@@ -72,7 +77,7 @@ for i in $(seq "$REPS"); do
 		floor) floor_load || { echo "# the floor module did not load or arm"; continue; } ;;
 		peer) peer_start || { echo "# bpftrace did not attach: $(head -c 300 "$W/peer.out")"; continue; } ;;
 		esac
-		for m in bw lat rate; do
+		for m in bw lat wbw wlat rate; do
 			$m >> "$W/$m.$mode"
 		done
 		if [ $mode = peer ]; then
@@ -84,7 +89,7 @@ for i in $(seq "$REPS"); do
 done
 module_unload
 
-line() { printf '| %-34s | %10s | %11s | %11s | %11s | %6s | %9s | %8s |\n' "$@"; }
+line() { printf '| %-40s | %10s | %11s | %11s | %11s | %6s | %9s | %8s |\n' "$@"; }
 
 ratio() { [ -s "$1" ] && echo "$(median < "$1") $(median < "$2")" | awk '{printf "%.3f", $1 / $2}' || echo -; }
 
@@ -100,9 +105,11 @@ row() {	# name unit measurement
 }
 
 line "measurement (median of $REPS)" "rocectl on" "probe floor" "bpftrace" "rocectl off" on/off floor/off peer/off
-line ---------------------------------- ---------- ----------- ----------- ----------- ------ --------- --------
-row "ib_write_bw 64 KiB" "MB/s" bw
-row "ib_write_lat typical" "us" lat
+line ---------------------------------------- ---------- ----------- ----------- ----------- ------ --------- --------
+row "ib_write_bw 64 KiB, loopback" "MB/s" bw
+row "ib_write_lat typical, loopback" "us" lat
+row "ib_write_bw 64 KiB, veth wire" "MB/s" wbw
+row "ib_write_lat typical, veth wire" "us" wlat
 row "QP create+INIT+destroy" "QPs/s" rate
 
 slab_kb() { awk '/^(Slab|Percpu):/ {s += $2} END {print s}' /proc/meminfo; }

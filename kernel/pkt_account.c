@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A parsed RoCE packet into the counters of its QP, or of its device when
+ * no counting QP takes it (dev_counters.c): the accounting the packet path's
+ * hooks share (nf_hooks.c for the wire, rxe_hooks.c for loopback). Callers
+ * hold the RCU read lock.
+ */
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include <net/sock.h>
+#include "bth.h"
+#include "rocectl.h"
+
+static void rocectl_count(struct rocectl_qp *e, int attr, u64 n)
+{
+	rocectl_qp_count(e, ROCECTL_STAT(attr), n);
+}
+
+/* A request's PSN against the next one expected: in order, old or a gap. */
+static void rocectl_rx_psn(struct rocectl_dev *rdev, struct rocectl_qp *e,
+			   const struct rocectl_bth *b)
+{
+	u32 next = READ_ONCE(e->rx_next_psn);
+
+	if (!READ_ONCE(e->rx_psn_valid))
+		return;
+	if (b->psn == next) {
+		next = b->psn + rocectl_bth_psns(b, READ_ONCE(e->info.path_mtu));
+		WRITE_ONCE(e->rx_next_psn, next & 0xffffff);
+	} else if (rocectl_psn_before(b->psn, next)) {
+		rocectl_count(e, ROCECTL_A_QP_STAT_RX_DUP, 1);
+		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_RETRANS);
+	} else {
+		rocectl_count(e, ROCECTL_A_QP_STAT_RX_OUT_OF_SEQ, 1);
+		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_OOS);
+	}
+}
+
+static void rocectl_account_rx(struct rocectl_dev *rdev, struct rocectl_qp *e,
+			       const struct rocectl_bth *b, bool ce)
+{
+	rocectl_qp_count_pkt(e, ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_PACKETS),
+			     ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_BYTES), b->payload);
+	if (ce) {
+		rocectl_count(e, ROCECTL_A_QP_STAT_RX_ECN_CE, 1);
+		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_CE);
+	}
+	if (b->becn) {
+		rocectl_count(e, ROCECTL_A_QP_STAT_RX_BECN, 1);
+		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_BECN);
+	}
+	switch (b->kind) {
+	case ROCECTL_PKT_CNP:
+		rocectl_count(e, ROCECTL_A_QP_STAT_RX_CNP, 1);
+		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_CNP);
+		break;
+	case ROCECTL_PKT_NAK_SEQ:
+		rocectl_count(e, ROCECTL_A_QP_STAT_RX_NAK_SEQ, 1);
+		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_NAK);
+		break;
+	case ROCECTL_PKT_RNR_NAK:
+		rocectl_count(e, ROCECTL_A_QP_STAT_RX_RNR_NAK, 1);
+		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_RNR);
+		break;
+	case ROCECTL_PKT_REQUEST:
+		rocectl_rx_psn(rdev, e, b);
+		break;
+	default:
+		break;
+	}
+}
+
+static void rocectl_account_tx(struct rocectl_dev *rdev, struct rocectl_qp *e,
+			       const struct rocectl_bth *b)
+{
+	u32 next;
+
+	rocectl_qp_count_pkt(e, ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_PACKETS),
+			     ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_BYTES), b->payload);
+	switch (b->kind) {
+	case ROCECTL_PKT_CNP:
+		rocectl_count(e, ROCECTL_A_QP_STAT_TX_CNP, 1);
+		break;
+	case ROCECTL_PKT_NAK_SEQ:
+		rocectl_count(e, ROCECTL_A_QP_STAT_TX_NAK_SEQ, 1);
+		break;
+	case ROCECTL_PKT_RNR_NAK:
+		rocectl_count(e, ROCECTL_A_QP_STAT_TX_RNR_NAK, 1);
+		break;
+	case ROCECTL_PKT_REQUEST:
+		if (!READ_ONCE(e->tx_psn_valid))
+			break;
+		next = READ_ONCE(e->tx_next_psn);
+		if (rocectl_psn_before(b->psn, next)) {
+			rocectl_count(e, ROCECTL_A_QP_STAT_TX_RETRANS, 1);
+			rocectl_qp_congestion(rdev, e, ROCECTL_CONG_RETRANS);
+		} else {
+			next = b->psn + rocectl_bth_psns(b, READ_ONCE(e->info.path_mtu));
+			WRITE_ONCE(e->tx_next_psn, next & 0xffffff);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* A packet received on rdev for the QP its BTH names. */
+void rocectl_pkt_rx(struct rocectl_dev *rdev, const struct rocectl_bth *b,
+		    bool ce)
+{
+	struct rocectl_qp *e = rocectl_qp_find_rcu(rdev, b->qpn);
+
+	if (e && e->counts && rocectl_qp_stats_ready(e))
+		rocectl_account_rx(rdev, e, b, ce);
+	else
+		rocectl_dev_unattributed(rdev, false, b->payload, ce);
+}
+
+/* A packet sent on rdev by sender (NULL: not known). */
+void rocectl_pkt_tx(struct rocectl_dev *rdev, struct rocectl_qp *sender,
+		    const struct rocectl_bth *b)
+{
+	if (sender && sender->counts && rocectl_qp_stats_ready(sender))
+		rocectl_account_tx(rdev, sender, b);
+	else
+		rocectl_dev_unattributed(rdev, true, b->payload, false);
+}
+
+/*
+ * The QP that sent skb, from the socket rdma_rxe gives each QP (its
+ * sk_user_data is the QP). The socket is only read on skbs the driver
+ * itself owns (their destructor is its code), and the QP found must be
+ * the QP table's entry for its QPN, this very ib_qp: anything else is no
+ * sender at all, never a wrong one.
+ */
+struct rocectl_qp *rocectl_pkt_sender_rcu(struct rocectl_dev *rdev,
+					  const struct sk_buff *skb)
+{
+	const struct ib_qp *ibqp;
+	struct rocectl_qp *e;
+	void *qp;
+
+	if (!skb->sk || !skb->destructor || !rdev->owner ||
+	    !within_module((unsigned long)skb->destructor, rdev->owner))
+		return NULL;
+	qp = rcu_dereference_sk_user_data(skb->sk);
+	if (!qp)
+		return NULL;
+	ibqp = qp + ROCECTL_RXE_IBQP_OFFSET;
+	e = rocectl_qp_find_rcu(rdev, READ_ONCE(ibqp->qp_num));
+	return e && e->ibqp == ibqp ? e : NULL;
+}
