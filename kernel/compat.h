@@ -16,24 +16,36 @@
 
 /*
  * Probed, not versioned: extack names a missing attribute from 6.0 on.
- * Before, the reply can only say in words that one is missing.
+ * Before, the reply can only say in words that one is missing: every
+ * caller sets a message saying which first, and it stays.
  */
 #ifndef NL_SET_ERR_ATTR_MISS
-#define NL_SET_ERR_ATTR_MISS(extack, nest, type) \
-	NL_SET_ERR_MSG_MOD(extack, "a required attribute is missing")
+#define NL_SET_ERR_ATTR_MISS(extack, nest, type) ((void)(extack))
 #endif
 
 /* Arrived with NL_SET_ERR_ATTR_MISS in 6.0 (in net/genetlink.h). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
 #define GENL_REQ_ATTR_CHECK(info, attr) ({				\
 	struct genl_info *__info = (info);				\
-	u32 __attr = (attr);						\
-	int __missing = !__info->attrs[__attr];				\
+	int __missing = !__info->attrs[attr];				\
 									\
 	if (__missing)							\
-		NL_SET_ERR_ATTR_MISS(__info->extack, NULL, __attr);	\
+		NL_SET_ERR_MSG_MOD(__info->extack,			\
+				   "a required attribute is missing");	\
 	__missing;							\
 })
+#endif
+
+/*
+ * Generic netlink refuses a request with reserved header bytes or unknown
+ * flags set itself from 6.0 on (resv_start_op); before, the family's
+ * pre_doit does (netlink.c), so that such a request changes nothing on any
+ * kernel. The pre_doit's signature changed in 6.2, past this range.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
+#define ROCECTL_GENL_CHECK_HEADER 1
+#else
+#define ROCECTL_GENL_CHECK_HEADER 0
 #endif
 
 /* __assign_str() lost its source argument in 6.10: no feature to probe. */
@@ -78,6 +90,18 @@
 /* No ENDBR before a function's ftrace call site before x86 IBT (5.18). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
 #define ENDBR_INSN_SIZE 0
+#endif
+
+/*
+ * Where rdma_rxe's struct rxe_qp holds its struct ib_qp: after a 64-byte
+ * pool entry until 5.11 moved the ib objects first. The packet path reads
+ * only the QPN there, and counts nothing unless the QP table's entry for
+ * that QPN is this very ib_qp (pkt_account.c).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
+#define ROCECTL_RXE_IBQP_OFFSET 64
+#else
+#define ROCECTL_RXE_IBQP_OFFSET 0
 #endif
 
 #endif /* _ROCECTL_COMPAT_H */

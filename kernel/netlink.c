@@ -358,6 +358,21 @@ static const struct genl_ops rocectl_genl_ops[] = {
 	},
 };
 
+#if ROCECTL_GENL_CHECK_HEADER
+/* What generic netlink checks itself from 6.0 on (genl_header_check()). */
+static int rocectl_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			       struct genl_info *info)
+{
+	if (info->genlhdr->reserved ||
+	    (info->nlhdr->nlmsg_flags & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO))) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "reserved header bytes or unknown flags set");
+		return -EINVAL;
+	}
+	return 0;
+}
+#endif
+
 struct genl_family rocectl_genl_family __ro_after_init = {
 	.name = ROCECTL_GENL_NAME,
 	.version = ROCECTL_GENL_VERSION,
@@ -368,6 +383,9 @@ struct genl_family rocectl_genl_family __ro_after_init = {
 	.mcgrps = rocectl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(rocectl_mcgrps),
 	/* resv_start_op 0: every command is new, so strict validation for all. */
+#if ROCECTL_GENL_CHECK_HEADER
+	.pre_doit = rocectl_nl_pre_doit,
+#endif
 };
 
 /*

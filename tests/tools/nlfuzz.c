@@ -1208,7 +1208,11 @@ static enum guard guard_admin(const uint8_t *p, uint32_t len, uint8_t cmd)
 	}
 }
 
-/* genl_header_check() with resv_start_op 0: every command is checked. */
+/*
+ * genl_header_check() with resv_start_op 0: every command is checked (the
+ * kernel does from 6.0 on; before, the module's pre_doit does the same for
+ * requests that are not dumps, the only ones an admin command takes).
+ */
 static bool genl_header_ok(const uint8_t *p, uint16_t flags)
 {
 	struct genlmsghdr g;
