@@ -34,18 +34,6 @@ struct stats_dev {
 	uint64_t gone[NSTATS], unattributed[NSTATS], unseen;
 };
 
-static void stats_get(const struct nlattr *nest, uint64_t *v)
-{
-	const struct nlattr *st[ROCECTL_A_QP_STAT_MAX + 1];
-	int i;
-
-	if (attrs_parse_qp_stats(nest, st) < 0)
-		return;
-	for (i = 0; i < NSTATS; i++)
-		if (st[STAT_FIRST + i])
-			v[i] = mnl_attr_get_u64(st[STAT_FIRST + i]);
-}
-
 struct stats_devs {
 	struct stats_dev *dev;
 	size_t n, cap;
@@ -80,8 +68,8 @@ static int devs_cb(const struct nlmsghdr *nlh, void *data)
 		d->ports = mnl_attr_get_u32(tb[ROCECTL_A_DEV_NUM_PORTS]);
 	if (tb[ROCECTL_A_DEV_QPS_GONE] && tb[ROCECTL_A_DEV_UNATTRIBUTED]) {
 		d->counts = true;
-		stats_get(tb[ROCECTL_A_DEV_QPS_GONE], d->gone);
-		stats_get(tb[ROCECTL_A_DEV_UNATTRIBUTED], d->unattributed);
+		qp_stat_values(tb[ROCECTL_A_DEV_QPS_GONE], d->gone);
+		qp_stat_values(tb[ROCECTL_A_DEV_UNATTRIBUTED], d->unattributed);
 		if (tb[ROCECTL_A_DEV_PKT_UNSEEN])
 			d->unseen = mnl_attr_get_u64(tb[ROCECTL_A_DEV_PKT_UNSEEN]);
 	}
@@ -140,19 +128,19 @@ struct qp_sum {
 
 static int sum_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct nlattr *tb[ROCECTL_A_MAX + 1], *st[ROCECTL_A_QP_STAT_MAX + 1];
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
 	struct qp_sum *sum = data;
+	uint64_t v[NSTATS];
 	int i;
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM])
 		return MNL_CB_OK;
 	sum->qps++;
-	if (!tb[ROCECTL_A_QP_STATS] || attrs_parse_qp_stats(tb[ROCECTL_A_QP_STATS], st) < 0)
+	if (!qp_stat_values(tb[ROCECTL_A_QP_STATS], v))
 		return MNL_CB_OK;
 	sum->counted++;
 	for (i = 0; i < NSTATS; i++)
-		if (st[STAT_FIRST + i])
-			sum->v[i] += mnl_attr_get_u64(st[STAT_FIRST + i]);
+		sum->v[i] += v[i];
 	return MNL_CB_OK;
 }
 

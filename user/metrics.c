@@ -146,20 +146,14 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_DEV_INDEX] || !tb[ROCECTL_A_DEV_NAME])
 		return MNL_CB_OK;
 	if (tb[ROCECTL_A_DEV_UNATTRIBUTED]) {
-		const struct nlattr *sa[ROCECTL_A_QP_STAT_MAX + 1];
 		struct dev_acct *d;
-		unsigned int k;
 
 		if (!grow((void **)&s->accts, s->naccts, sizeof(*s->accts)))
 			return MNL_CB_ERROR;
 		d = &s->accts[s->naccts++];
 		memset(d, 0, sizeof(*d));
 		snprintf(d->dev, sizeof(d->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
-		if (attrs_parse_qp_stats(tb[ROCECTL_A_DEV_UNATTRIBUTED], sa) == 0)
-			for (k = 0; k < QP_NSTATS; k++)
-				if (sa[ROCECTL_A_QP_STAT_TX_PACKETS + k])
-					d->unattributed[k] =
-						mnl_attr_get_u64(sa[ROCECTL_A_QP_STAT_TX_PACKETS + k]);
+		qp_stat_values(tb[ROCECTL_A_DEV_UNATTRIBUTED], d->unattributed);
 	}
 	if (tb[ROCECTL_A_DEV_PKT_UNSEEN]) {
 		s->has_unseen = true;
