@@ -42,11 +42,16 @@ cd "$ROOT" || exit 1
 # the permission and namespace checks -- runs on 6.1 (permissions on 6.12
 # too) in make check. Left to "all": install
 # (DKMS and udev), qp_counters (the RDMA core's own netlink), simnic and
-# qptraffic (the test tools' self-tests) and check. A scenario of the guest runner
+# qptraffic (the test tools' self-tests), check, and reconcile: this
+# kernel sends too slowly to congest its 40 Mbit/s bottleneck (RED marks
+# nothing; the counts still match tc exactly), and a bottleneck slow
+# enough holds skbs in its queue past rdma_rxe's QP clean-up, whose
+# use-after-free (rxe_skb_tx_dtor) KASAN then reports -- rdma_rxe's bug,
+# not rocectl's (tests/README). A scenario of the guest runner
 # that is not run is named in the output, never left out silently. faults
 # goes last: a lockdep report turns lockdep off for the rest of the boot,
 # and its injected allocation failures reach the kernel's own error paths.
-DEFAULT_SCENARIOS="devices qps reconcile qp_stress wd_hold fuzz mlx5 races faults"
+DEFAULT_SCENARIOS="devices qps qp_stress wd_hold fuzz mlx5 races faults"
 FULL_SCENARIOS="${DEFAULT_SCENARIOS/ faults/} watchdog permissions faults"
 all=$(sed -n 's/^SCENARIOS=\${SCENARIOS:-"\(.*\)"}$/\1/p' tests/guest/run.sh)
 if [ "$*" = all ]; then

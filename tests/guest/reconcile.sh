@@ -7,7 +7,8 @@
 # both veths count every RoCE packet (UDP 4791) that leaves a host before
 # the bottleneck and that reaches the other, and the CE-marked ones. On each
 # device, the module's total (live QPs + destroyed QPs + unattributed, see
-# rocectl-dev(8)) equals tc's counts exactly, and no packet went unseen.
+# rocectl-dev(8)) equals tc's counts exactly (and what it sent, rxe's own
+# sent_pkts), and no packet went unseen.
 . "$(dirname "$0")/lib.sh"
 plan 3
 W=$(mktemp -d)
@@ -15,6 +16,11 @@ QPT=$ROOT/tests/tools/build/qptraffic
 
 kmsg_mark
 two_rxe_hosts
+# Permanent neighbours: under the bottleneck ARP itself is dropped, and a
+# packet IP then drops for want of a neighbour was sent by soft-RoCE
+# (counted, as rxe's sent_pkts counts it) but never reached the netdev.
+ip neigh replace 192.0.2.2 lladdr "$(cat /sys/class/net/veth2/address)" dev veth1 nud permanent
+ip neigh replace 192.0.2.1 lladdr "$(cat /sys/class/net/veth1/address)" dev veth2 nud permanent
 module_load || fail "load"
 T1="tbf + RED (ECN) bottleneck: ECT packets marked CE, others dropped"
 T2="under congestion, each device's total (live + destroyed QPs + unattributed) equals tc's counts exactly, none unseen"
@@ -71,8 +77,14 @@ delta() {	# delta "A B C" "A' B' C'": the differences
 	echo "${out# }"
 }
 
+# rxe's own count of the packets a device sent.
+rxe_sent() {
+	rdma -j statistic show link "$1/1" | jq '.[0].sent_pkts'
+}
+
 # --- ECT and non-ECT flows through the bottleneck ---------------------------------------
 w1=$(wire veth1); w2=$(wire veth2); m0=$(module_total rxe0); m1=$(module_total rxe1)
+s0=$(rxe_sent rxe0); s1=$(rxe_sent rxe1)
 "$QPT" pair -d rxe0 -D rxe1 -g 1 -n 4 -m 400 -s 4096 --tos 2 -T 120 > "$W/ect.json" 2> "$W/ect.err" &
 ect=$!
 "$QPT" pair -d rxe0 -D rxe1 -g 1 -n 4 -m 400 -s 4096 --tos 0 -T 120 > "$W/non.json" 2> "$W/non.err" &
@@ -85,6 +97,7 @@ busywait 5000 eval '[ "$(module_total rxe0)" = "$(module_total rxe0)" ] &&
 	[ "$(rc -j qp show type RC | jq length)" = 0 ]'
 sleep 1
 m0b=$(module_total rxe0); m1b=$(module_total rxe1)
+s0b=$(rxe_sent rxe0); s1b=$(rxe_sent rxe1)
 red=$(tc -s -j qdisc show dev veth1 | jq -c '[.. | objects | select(has("marked"))][0] | {marked, early, pdrop}')
 stats0=$(rc -j dev stats rxe0 | jq -c '[.[] | select(.source == "module") | {scope, c: (.counters | {tx_packets, rx_packets, rx_ecn_ce, tx_retrans})}]')
 echo "# wire veth1 (tx rx rx_ce): $(delta "$w1" "$w1b"); veth2: $(delta "$w2" "$w2b"); RED: $red"
@@ -99,13 +112,15 @@ echo "# rxe's own: $(rdma -j statistic show | jq -c '[.[] | {ifname, sent_pkts, 
 [ "$(jq '.early + .pdrop' <<< "$red")" -gt 0 ] || fail "RED dropped nothing: $red"
 log_test "$T1"
 
-# Each device's total against tc on its netdev: sent, received, CE-marked.
+# Each device's total against tc on its netdev: sent, received, CE-marked;
+# and what it sent against rxe's own count.
 read -r mt0 mr0 mc0 un0 <<< "$(delta "$m0" "$m0b")"; read -r wt0 wr0 wc0 <<< "$(delta "$w1" "$w1b")"
 read -r mt1 mr1 mc1 _ <<< "$(delta "$m1" "$m1b")"; read -r wt1 wr1 wc1 <<< "$(delta "$w2" "$w2b")"
-echo "# per device, tc minus module: rxe0 tx $((wt0 - mt0)) rx $((wr0 - mr0)) CE $((wc0 - mc0)), rxe1 tx $((wt1 - mt1)) rx $((wr1 - mr1)) CE $((wc1 - mc1)); unseen $un0"
+echo "# per device, tc minus module: rxe0 tx $((wt0 - mt0)) rx $((wr0 - mr0)) CE $((wc0 - mc0)), rxe1 tx $((wt1 - mt1)) rx $((wr1 - mr1)) CE $((wc1 - mc1)); unseen $un0; rxe sent $((s0b - s0)) $((s1b - s1))"
 [ "$wc1" -gt 0 ] || fail "no CE-marked packet reached rxe1"
 check_eq "$mt0 $mr0 $mc0" "$wt0 $wr0 $wc0" "rxe0's total (tx rx rx_ce) against tc on veth1"
 check_eq "$mt1 $mr1 $mc1" "$wt1 $wr1 $wc1" "rxe1's total (tx rx rx_ce) against tc on veth2"
+check_eq "$mt0 $mt1" "$((s0b - s0)) $((s1b - s1))" "packets sent against rxe's own sent_pkts"
 check_eq "$un0" 0 "packets the module could not see"
 log_test "$T2"
 
