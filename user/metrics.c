@@ -596,7 +596,7 @@ static void write_unattributed(struct prom *p, const struct snapshot *s)
 	if (!s->has_unseen)
 		return;
 	prom_family(p, "rocectl_packets_unseen", PROM_COUNTER,
-		    "Soft-RoCE packets the module could not look at, all devices: probe hits the kernel skipped, unparsable headers.");
+		    "Soft-RoCE packets the module could not look at, all devices: loopback probe hits the kernel skipped, packets still in segments, headers too short to parse.");
 	prom_u64(p, NULL, 0, s->unseen);
 }
 
