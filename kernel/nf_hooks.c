@@ -88,32 +88,27 @@ static enum rocectl_nf_pkt rocectl_nf_parse(struct sk_buff *skb, u8 pf,
 static void rocectl_nf_count(struct sk_buff *skb,
 			     const struct nf_hook_state *state, bool tx)
 {
+	enum rocectl_nf_pkt kind;
 	struct rocectl_dev *rdev;
 	struct rocectl_bth b;
 	bool ce;
 
-	switch (rocectl_nf_parse(skb, state->pf, &b, &ce)) {
-	case ROCECTL_NF_OTHER:
+	kind = rocectl_nf_parse(skb, state->pf, &b, &ce);
+	if (kind == ROCECTL_NF_OTHER)
 		return;
-	case ROCECTL_NF_UNSEEN:
-		rcu_read_lock();
-		if (rocectl_nf_dev(tx ? state->out : state->in))
-			rocectl_pkt_unseen_add(skb_is_gso(skb) ?
-					       skb_shinfo(skb)->gso_segs : 1);
-		rcu_read_unlock();
-		return;
-	case ROCECTL_NF_ROCE:
-		break;
-	}
 	rcu_read_lock();
 	rdev = rocectl_nf_dev(tx ? state->out : state->in);
 	/* A netdev without soft-RoCE: rdma_rxe does not take these either. */
-	if (rdev) {
-		if (tx)
-			rocectl_pkt_tx(rdev, rocectl_pkt_sender_rcu(rdev, skb), &b);
-		else
-			rocectl_pkt_rx(rdev, &b, ce);
-	}
+	if (!rdev)
+		goto out;
+	if (kind == ROCECTL_NF_UNSEEN)
+		rocectl_pkt_unseen_add(skb_is_gso(skb) ?
+				       skb_shinfo(skb)->gso_segs : 1);
+	else if (tx)
+		rocectl_pkt_tx(rdev, rocectl_pkt_sender_rcu(rdev, skb), &b);
+	else
+		rocectl_pkt_rx(rdev, &b, ce);
+out:
 	rcu_read_unlock();
 }
 
