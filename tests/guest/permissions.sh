@@ -75,7 +75,8 @@ nobody $NB version > /dev/null || fail "version"
 log_test "nobody reads: dev show/stats, qp show/stats, qp counters show, watchdog show/stats, dcqcn show: as root sees them"
 
 # monitor: the events group is open to everyone; QPs root creates are seen
-# (a QP each half second until one is: the monitor's start is not observable).
+# (a QP each half second until both monitors saw one created: a monitor's
+# start is not observable, and one that starts late sees a QP's last events only).
 # exec: $! is then the monitor itself (setpriv execs it), not a subshell.
 # A second listener, nobody in a pid namespace of its own (the monitor is
 # its pid 1, which a signal with a handler still reaches).
@@ -88,7 +89,8 @@ nsmon=$!
 for i in $(seq 20); do
 	"$QPT" many -d rxe0 -n 1 --state init > "$W/one.json" || fail "one QP"
 	qpn=$(jq '.qpns[0]' "$W/one.json")
-	busywait 500 eval 'grep -Eq "\"lqpn\": ?$qpn[,}]" "$W/mon.json" && grep -Eq "\"lqpn\": ?$qpn[,}]" "$W/nsmon.json"' && break
+	created="\"event\": ?\"create\",[^}]*\"ifname\": ?\"rxe0\",[^}]*\"lqpn\": ?$qpn[,}]"
+	busywait 500 eval 'grep -Eq "$created" "$W/mon.json" && grep -Eq "$created" "$W/nsmon.json"' && break
 done
 qp_events() {	# qp_events FILE: the events of root's QP $qpn on rxe0
 	jq -s -c "[.[] | select(.ifname == \"rxe0\" and .lqpn == $qpn)]" "$1"
