@@ -69,9 +69,12 @@ fi
 dT=${ROCECTL_DEBUG_T:-120}
 dST=${ROCECTL_DEBUG_SCENARIO_TIMEOUT:-900}
 dVMT=${ROCECTL_DEBUG_VM_TIMEOUT:-3000}
-# Messages per fuzz phase: 100,000 take 2 minutes each here; 40,000 still
-# send every command with every attribute type thousands of times.
-dFUZZ=${ROCECTL_DEBUG_FUZZ_COUNT:-40000}
+# Messages per fuzz phase: 100,000 take 2 minutes each here; 20,000 still
+# send every command with every attribute type over a thousand times.
+dFUZZ=${ROCECTL_DEBUG_FUZZ_COUNT:-20000}
+# qp_stress's unloads under churning events: a cycle takes about 90 s here
+# (the normal lane's five, 450 s); two still race each unload with events.
+dCYCLES=${ROCECTL_DEBUG_UNLOAD_CYCLES:-2}
 
 left=
 for s in $all; do
@@ -196,7 +199,7 @@ echo "# debug guest: scenarios: $scenarios"
 append="loglevel=5 log_buf_len=16M kasan_multi_shot rcupdate.rcu_cpu_stall_timeout=60 pci=noacpi slub_debug=A,rocectl_qp"
 ROCECTL_KERNEL=$dir/bzImage ROCECTL_KVER=$rel VM_MEM=${ROCECTL_DEBUG_MEM:-4096} VM_TIMEOUT=$dVMT \
 VM_APPEND="$append" \
-	tests/qemu/vm.sh "$OUT/guest" env ROCECTL_DKMS=0 T="$dT" SCENARIO_TIMEOUT="$dST" FUZZ_COUNT="$dFUZZ" \
+	tests/qemu/vm.sh "$OUT/guest" env ROCECTL_DKMS=0 T="$dT" SCENARIO_TIMEOUT="$dST" FUZZ_COUNT="$dFUZZ" UNLOAD_CYCLES="$dCYCLES" \
 	${ROCECTL_DEBUG_GUEST_ENV:-} bash tests/debug/guest-job.sh $scenarios > "$OUT/guest.log" 2>&1
 code=$?
 # Every scenario's lines, in order, "debug: "-prefixed; the failures that

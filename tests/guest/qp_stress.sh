@@ -108,9 +108,12 @@ log_test "rocectl unloaded and reloaded under traffic: traffic completes, no ent
 # QPs churn while a listener takes every event: the family goes while the
 # hooks still multicast. Each monitor must end with "module unloaded" (3),
 # having printed only whole events; the kernel log is checked at the end.
-"$QPT" churn -d rxe0 -t 300 -b 4 > "$W/echurn.json" 2> "$W/echurn.err" &
+# The churn lasts until it is killed after the last cycle, however slow the
+# cycles (UNLOAD_CYCLES: the debug lane runs fewer, each taking a minute).
+cycles=${UNLOAD_CYCLES:-5}
+"$QPT" churn -d rxe0 -t 3600 -b 4 > "$W/echurn.json" 2> "$W/echurn.err" &
 echurn=$!
-for i in 1 2 3 4 5; do
+for i in $(seq "$cycles"); do
 	"$ROCECTL" -j monitor > "$W/emon.json" 2> "$W/emon.err" &
 	emon=$!
 	# The lane's time scale: the debug kernel takes seconds to start a listener under churn.
@@ -125,7 +128,7 @@ for i in 1 2 3 4 5; do
 done
 kill $echurn 2>/dev/null; wait $echurn
 rc -j qp show > /dev/null || fail "the module answers after the reloads"
-log_test "unloaded five times under QP churn with a listener: each monitor ends at the unload, whole events only"
+log_test "unloaded $cycles times under QP churn with a listener: each monitor ends at the unload, whole events only"
 
 # --- more QPs to RTR at once than the counters' pool holds --------------------------------
 "$QPT" pair -d rxe0 -g 1 -n 48 -m 5 -s 100 --hold > "$W/burst.json" 2> "$W/burst.err" &
