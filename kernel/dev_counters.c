@@ -55,8 +55,7 @@ void rocectl_pkt_unseen_add(u64 n)
 	atomic64_add(n, &rocectl_unseen);
 }
 
-/* With the probe hits the kernel skipped (another probe ran on the CPU). */
 u64 rocectl_pkt_unseen_read(void)
 {
-	return atomic64_read(&rocectl_unseen) + rocectl_rxe_missed();
+	return atomic64_read(&rocectl_unseen);
 }

@@ -131,7 +131,9 @@ static int rocectl_nl_put_dev_counters(struct sk_buff *skb,
 	if (rocectl_nl_put_stats(skb, ROCECTL_A_DEV_QPS_GONE, gone) ||
 	    rocectl_nl_put_stats(skb, ROCECTL_A_DEV_UNATTRIBUTED, unattributed) ||
 	    nla_put_u64_64bit(skb, ROCECTL_A_DEV_PKT_UNSEEN,
-			      rocectl_pkt_unseen_read(), ROCECTL_A_PAD))
+			      rocectl_pkt_unseen_read(), ROCECTL_A_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_DEV_PROBE_MISSED,
+			      rocectl_rxe_missed(), ROCECTL_A_PAD))
 		return -EMSGSIZE;
 	return 0;
 }

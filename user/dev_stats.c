@@ -31,7 +31,9 @@ struct stats_dev {
 	char driver[64];
 	/* Where the module counts packets: what no live QP's counters hold. */
 	bool counts;
-	uint64_t gone[NSTATS], unattributed[NSTATS], unseen;
+	uint64_t gone[NSTATS], unattributed[NSTATS];
+	/* Module-wide: packets taken but not read, loopback probe hits skipped. */
+	uint64_t unseen, probe_missed;
 };
 
 struct stats_devs {
@@ -72,6 +74,8 @@ static int devs_cb(const struct nlmsghdr *nlh, void *data)
 		qp_stat_values(tb[ROCECTL_A_DEV_UNATTRIBUTED], d->unattributed);
 		if (tb[ROCECTL_A_DEV_PKT_UNSEEN])
 			d->unseen = mnl_attr_get_u64(tb[ROCECTL_A_DEV_PKT_UNSEEN]);
+		if (tb[ROCECTL_A_DEV_PROBE_MISSED])
+			d->probe_missed = mnl_attr_get_u64(tb[ROCECTL_A_DEV_PROBE_MISSED]);
 	}
 	return MNL_CB_OK;
 }
@@ -166,16 +170,19 @@ static void print_counters(const uint64_t *v)
 /* One labelled set of the module's counters of a device. */
 static void print_module_counters(const struct stats_dev *d, const char *scope,
 				  const char *what, const uint64_t *v,
-				  const uint64_t *unseen)
+				  bool module_wide)
 {
 	out_open_object(NULL);
 	out_str("ifname", "%s: ", d->name);
 	out_str("scope", "scope %s ", scope);
 	out_str("source", "source module ", "module");
 	out_text("(%s)", what);
-	if (unseen)
-		out_uint("module_unseen", " (module-wide, packets not seen: %" PRIu64 ")",
-			 *unseen);
+	if (module_wide) {
+		out_uint("module_unseen", " (module-wide, packets not read: %" PRIu64,
+			 d->unseen);
+		out_uint("module_probe_missed", ", loopback probe hits skipped: %" PRIu64 ")",
+			 d->probe_missed);
+	}
 	print_counters(v);
 	out_close_object();
 	out_nl();
@@ -206,13 +213,13 @@ static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 	out_close_object();
 	out_nl();
 	print_module_counters(d, "destroyed-qps", "final counts of the QPs destroyed",
-			      d->gone, NULL);
+			      d->gone, false);
 	print_module_counters(d, "unattributed", "packets no counting QP took",
-			      d->unattributed, NULL);
+			      d->unattributed, false);
 	for (i = 0; i < NSTATS; i++)
 		total[i] = sum.v[i] + d->gone[i] + d->unattributed[i];
 	print_module_counters(d, "device", "every packet seen: the three above",
-			      total, &d->unseen);
+			      total, true);
 	return EXIT_OK;
 }
 

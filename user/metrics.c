@@ -97,7 +97,7 @@ struct snapshot {
 	struct dev_acct *accts;
 	size_t naccts;
 	bool has_unseen;
-	uint64_t unseen;
+	uint64_t unseen, probe_missed;
 	struct prio *prios;
 	size_t nprios;
 	struct qp *qps;
@@ -158,6 +158,8 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[ROCECTL_A_DEV_PKT_UNSEEN]) {
 		s->has_unseen = true;
 		s->unseen = mnl_attr_get_u64(tb[ROCECTL_A_DEV_PKT_UNSEEN]);
+		if (tb[ROCECTL_A_DEV_PROBE_MISSED])
+			s->probe_missed = mnl_attr_get_u64(tb[ROCECTL_A_DEV_PROBE_MISSED]);
 	}
 	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
 		const struct nlattr *pt[ROCECTL_A_PORT_MAX + 1];
@@ -596,8 +598,11 @@ static void write_unattributed(struct prom *p, const struct snapshot *s)
 	if (!s->has_unseen)
 		return;
 	prom_family(p, "rocectl_packets_unseen", PROM_COUNTER,
-		    "Soft-RoCE packets the module could not look at, all devices: loopback probe hits the kernel skipped, packets still in segments, headers too short to parse.");
+		    "Soft-RoCE packets the module took but could not read, all devices: packets still in segments, headers too short to parse.");
 	prom_u64(p, NULL, 0, s->unseen);
+	prom_family(p, "rocectl_loopback_probe_missed", PROM_COUNTER,
+		    "Hits of the soft-RoCE loopback probe the kernel skipped (another probe ran on the CPU), all devices: a loopback packet each goes uncounted.");
+	prom_u64(p, NULL, 0, s->probe_missed);
 }
 
 static void write_qps(struct prom *p, const struct snapshot *s, const struct metrics_opts *o)

@@ -110,7 +110,8 @@ check_eq "$(( ${after:-0} - ${before:-0} ))" "$marked" "CE-marked packets: the e
 # What no QP holds, as rocectl dev stats shows it.
 check_eq "$(metric 'rocectl_device_unattributed_rx_ecn_ce_total{device="rxe1"}')" \
 	"$(rc -j dev stats rxe1 | jq '.[] | select(.scope == "unattributed") | .counters.rx_ecn_ce')" "rxe1's unattributed CE packets"
-check_match "$(metric 'rocectl_packets_unseen_total')" '^[0-9]+$' "packets unseen"
+check_eq "$(metric 'rocectl_packets_unseen_total')" "$(rc -j dev stats rxe1 | jq '.[] | select(.scope == "device") | .module_unseen')" "packets unseen, as dev stats"
+check_match "$(metric 'rocectl_loopback_probe_missed_total')" '^[0-9]+$' "loopback probe hits skipped"
 log_test "CE: the rxe1 sum grew by the packets tc's pedit marked ($marked), and stays once the QPs are destroyed"
 
 # --- the watchdog ------------------------------------------------------------------------------

@@ -47,11 +47,18 @@
  *                                         TX_BYTES, RX_PACKETS, RX_BYTES,
  *                                         RX_ECN_CE; the others stay 0)
  *     ROCECTL_A_DEV_PKT_UNSEEN    u64     module-wide, not this device's:
- *                                         packets the packet path could not
- *                                         look at (probe hits the kernel
- *                                         skipped, packets of a netdev no
- *                                         tracked device uses, unparsable
- *                                         headers)
+ *                                         soft-RoCE packets the packet path
+ *                                         took but could not read (segments
+ *                                         still to be cut, unparsable
+ *                                         headers, a loopback packet on a
+ *                                         netdev no tracked device uses)
+ *     ROCECTL_A_DEV_PROBE_MISSED  u64     module-wide: hits of the loopback
+ *                                         probe (rdma_rxe's receive
+ *                                         function) the kernel skipped, as
+ *                                         another probe ran on the CPU. A
+ *                                         loopback packet so missed goes
+ *                                         uncounted; one from the wire was
+ *                                         counted at the IP layer already
  *
  * ROCECTL_CMD_QP_GET (doit and dump, anyone; see "Who sees which QP" below)
  *   Request, doit: the device (ROCECTL_A_DEV_INDEX or ROCECTL_A_DEV_NAME)
@@ -296,6 +303,7 @@ enum rocectl_attr {
 	ROCECTL_A_DEV_QPS_GONE,
 	ROCECTL_A_DEV_UNATTRIBUTED,
 	ROCECTL_A_DEV_PKT_UNSEEN,
+	ROCECTL_A_DEV_PROBE_MISSED,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = __ROCECTL_A_MAX - 1
