@@ -15,10 +15,16 @@
 # was built with, gcc-10, and their kbuild links libssl1.1: both come from
 # bullseye too and install beside bookworm's gcc-12 and libssl3 (apt
 # resolves them; nothing is unpacked by hand).
+#
+# QEMU comes from bookworm-backports too (10.0): bookworm's 7.2, emulating
+# two vCPUs on two threads, can keep running a stale copy of kernel text
+# that another vCPU has just patched (a static key or kprobe turned on or
+# off): the guest then takes an int3 that is no longer in memory over and
+# over, a soft lockup at the patched site (tests/README).
 set -eu
 PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 xz-utils
-	qemu-system-x86 busybox-static cpio kmod iproute2 procps
+	busybox-static cpio kmod iproute2 procps
 	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq ethtool
 	dkms openssl udev systemd man-db groff-base
 	libmicrohttpd-dev libsystemd-dev curl prometheus prometheus-node-exporter bpftrace
@@ -26,11 +32,15 @@ PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 KERNELS="linux-headers-6.12.95+deb12-amd64 linux-image-6.12.95+deb12-amd64
 	linux-headers-5.10.0-32-amd64 linux-image-5.10.0-32-amd64"
 
+QEMU_MIN=1:10.0
+
 missing=
 for p in $PACKAGES $KERNELS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
+dpkg --compare-versions "$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null)" ge "$QEMU_MIN" ||
+	missing="$missing qemu-system-x86/bookworm-backports"
 [ -n "$missing" ] || exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "missing packages:$missing -- run this as root" >&2
