@@ -87,6 +87,22 @@
 #define ROCECTL_HOOK_USER_CREATE 0
 #endif
 
+/*
+ * Whether a reference on a QP's resource-tracking entry keeps the QP in
+ * memory: since 5.15 the RDMA core allocates QPs and rdma_restrack_del()
+ * waits for every reference. Before, it erases a QP's entry and returns,
+ * and the driver frees the QP: a QP found there may be freed under its
+ * reader (on 5.10, loading rocectl under QP churn crashed in ib_query_qp).
+ * There rocectl adopts at load only the special QPs 0 and 1, which only a
+ * device's unregistration destroys, and that cannot begin while a client
+ * is being added (qps.c).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 15, 0)
+#define ROCECTL_RESTRACK_HOLDS_QP 1
+#else
+#define ROCECTL_RESTRACK_HOLDS_QP 0
+#endif
+
 /* No ENDBR before a function's ftrace call site before x86 IBT (5.18). */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
 #define ENDBR_INSN_SIZE 0

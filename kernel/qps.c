@@ -615,10 +615,13 @@ static bool rocectl_qp_adopt_id(struct rocectl_dev *rdev, u32 id)
 }
 
 /*
- * QPs that existed before we did. Resource tracking indexes QPs by QPN,
- * and the special QPs 0 and 1 of each port by QPN | port << 24 (where the
- * core knows their port at creation: 5.10 does not, and indexes them 0
- * and 1). Stop once we found as many as it counts (QPNs are 24 bits).
+ * QPs that existed before we did, from the device's client add callback.
+ * Resource tracking indexes QPs by QPN, and the special QPs 0 and 1 of
+ * each port by QPN | port << 24 (where the core knows their port at
+ * creation: 5.10 does not, and indexes them 0 and 1). Stop once we found
+ * as many as it counts (QPNs are 24 bits). Where its reference does not
+ * keep a QP in memory (compat.h), only the special QPs: the device cannot
+ * be unregistered, so they cannot be destroyed, while a client is added.
  */
 void rocectl_qps_scan(struct rocectl_dev *rdev)
 {
@@ -629,6 +632,15 @@ void rocectl_qps_scan(struct rocectl_dev *rdev)
 	rdma_for_each_port(rdev->ibdev, port) {
 		found += rocectl_qp_adopt_id(rdev, port << 24);
 		found += rocectl_qp_adopt_id(rdev, port << 24 | 1);
+	}
+	if (!ROCECTL_RESTRACK_HOLDS_QP) {
+		if (found < total)
+			found += rocectl_qp_adopt_id(rdev, 0);
+		if (found < total)
+			found += rocectl_qp_adopt_id(rdev, 1);
+		if (found < total)
+			pr_info_once("QPs that existed before rocectl loaded are not tracked before Linux 5.15, but for QPs 0 and 1: the RDMA core may free them under a reader\n");
+		return;
 	}
 	for (id = 0; found < total && id < (1U << 24); id++) {
 		found += rocectl_qp_adopt_id(rdev, id);
