@@ -695,14 +695,51 @@ struct batch {
 	int n;
 };
 
-static struct sent *batch_find(struct batch *bt, uint32_t seq)
+/*
+ * Whether a request may still get an answer: until its error, ack or
+ * NLMSG_DONE; a request that asked for neither an ack nor a dump, until
+ * its first reply.
+ */
+static bool sent_open(const struct sent *s)
 {
+	if (s->answered)
+		return false;
+	return !s->got_data || (s->flags & NLM_F_ACK) ||
+	       (s->flags & NLM_F_DUMP) == NLM_F_DUMP;
+}
+
+/*
+ * The request an answer belongs to. Mutated messages may share a sequence
+ * number, and the kernel answers a datagram's messages in order: the
+ * first still open with that number, and for an error or ack, the first
+ * whose header it echoes (echo: that header, or NULL).
+ */
+static struct sent *batch_find(struct batch *bt, uint32_t seq,
+			       const struct nlmsghdr *echo)
+{
+	struct sent *first = NULL, *open = NULL;
 	int i;
 
-	for (i = 0; i < bt->n; i++)
-		if (bt->s[i].seq == seq)
-			return &bt->s[i];
-	return NULL;
+	for (i = 0; i < bt->n; i++) {
+		struct sent *s = &bt->s[i];
+		struct nlmsghdr h;
+
+		if (s->seq != seq)
+			continue;
+		if (!first)
+			first = s;
+		if (!sent_open(s))
+			continue;
+		if (!echo)
+			return s;
+		memcpy(&h, s->p, sizeof(h));
+		if (h.nlmsg_len == echo->nlmsg_len && h.nlmsg_type == echo->nlmsg_type &&
+		    h.nlmsg_flags == echo->nlmsg_flags)
+			return s;
+		if (!open)
+			open = s;
+	}
+	return open ? open : first;
 }
 
 /* Attributes must tile the payload exactly; nests of known kinds recursively. */
@@ -770,7 +807,8 @@ static uint64_t drain(struct nl *nl, struct batch *bt, bool block_first)
 	int errs = 0;
 
 	for (;;) {
-		struct nlmsghdr h;
+		struct nlmsghdr h, echoed;
+		const struct nlmsghdr *echo;
 		ssize_t n;
 		size_t off = 0;
 
@@ -816,7 +854,12 @@ static uint64_t drain(struct nl *nl, struct batch *bt, bool block_first)
 				break;
 			}
 			plen = h.nlmsg_len - NLMSG_HDRLEN;
-			s = bt ? batch_find(bt, h.nlmsg_seq) : NULL;
+			echo = NULL;
+			if (h.nlmsg_type == NLMSG_ERROR && plen >= 4 + NLMSG_HDRLEN) {
+				memcpy(&echoed, pl + 4, sizeof(echoed));
+				echo = &echoed;
+			}
+			s = bt ? batch_find(bt, h.nlmsg_seq, echo) : NULL;
 			if (h.nlmsg_type == NLMSG_ERROR || h.nlmsg_type == NLMSG_DONE) {
 				e = 0;
 				if (plen >= 4)
