@@ -874,16 +874,13 @@ static uint64_t drain(struct nl *nl, struct batch *bt, bool block_first)
 					S.acks++;
 				else if (e < 0)
 					count_err(-e);
-				if (h.nlmsg_type == NLMSG_ERROR && (h.nlmsg_flags & NLM_F_ACK_TLVS) &&
-				    plen >= 4 + NLMSG_HDRLEN) {
-					struct nlmsghdr o;
+				if (echo && (h.nlmsg_flags & NLM_F_ACK_TLVS)) {
 					size_t tlv;
 
-					memcpy(&o, pl + 4, sizeof(o));
 					tlv = 4 + (h.nlmsg_flags & NLM_F_CAPPED ? NLMSG_HDRLEN :
-						   NLMSG_ALIGN(o.nlmsg_len));
+						   NLMSG_ALIGN(echo->nlmsg_len));
 					if (tlv <= plen)
-						check_extack(pl + tlv, plen - tlv, o.nlmsg_len);
+						check_extack(pl + tlv, plen - tlv, echo->nlmsg_len);
 					else
 						S.bad_replies++;
 				} else if (h.nlmsg_type == NLMSG_DONE && (h.nlmsg_flags & NLM_F_ACK_TLVS) &&
