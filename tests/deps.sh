@@ -35,15 +35,16 @@ KERNELS="linux-headers-6.12.95+deb12-amd64 linux-image-6.12.95+deb12-amd64
 QEMU_MIN=1:10.0
 
 missing=
+qemu=
 for p in $PACKAGES $KERNELS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
 dpkg --compare-versions "$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null)" ge "$QEMU_MIN" ||
-	missing="$missing qemu-system-x86/bookworm-backports"
-[ -n "$missing" ] || exit 0
+	qemu=qemu-system-x86
+[ -n "$missing$qemu" ] || exit 0
 if [ "$(id -u)" != 0 ]; then
-	echo "missing packages:$missing -- run this as root" >&2
+	echo "missing packages:$missing${qemu:+ $qemu (bookworm-backports)} -- run this as root" >&2
 	exit 1
 fi
 # put FILE: FILE gets this function's standard input, unless it has it already.
@@ -71,7 +72,15 @@ EOF
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get -o DPkg::Lock::Timeout=120 update -q
-apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends $missing
+[ -z "$missing" ] ||
+	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends $missing
+# QEMU in a transaction of its own, with -t: its dependencies that the
+# suite has newer (qemu-system-common, qemu-system-data, seabios, libbrlapi)
+# come from there too, as the pin alone would not allow (apt then finds
+# nothing to install). Nothing outside QEMU's dependencies is touched.
+[ -z "$qemu" ] ||
+	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends \
+		-t bookworm-backports $qemu
 # The packages' own Prometheus and node_exporter services are not the tests'.
 case " $missing " in
 *" prometheus "* | *" prometheus-node-exporter "*)
