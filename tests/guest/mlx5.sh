@@ -83,7 +83,11 @@ assert r.error == errno.ERANGE, vars(r)
 r = s.request(CONG_GET, dev + attr_u32(A_CONG_PORT, 2))
 assert r.error == errno.EINVAL and "no such port" in r.msg, vars(r)
 r = s.request(CONG_SET, dev)
-assert r.error == errno.EINVAL and r.miss_type == 51, vars(r)
+# Before 6.0 extack cannot name the missing attribute: a sentence says it.
+if tuple(int(x) for x in os.uname().release.split(".")[:2]) >= (6, 0):
+    assert r.error == errno.EINVAL and r.miss_type == 51, vars(r)
+else:
+    assert r.error == errno.EINVAL and "at least one parameter" in r.msg, vars(r)
 r = s.request(CONG_SET, dev + attr(A_CONG_PARAM, attr_str(NAME, "rp_gd")))
 assert r.error == errno.EINVAL and "needs a name and a value" in r.msg, vars(r)
 r = s.request(CONG_SET, dev + attr(A_CONG_PARAM, attr(VALUE, b"\1\0")))
