@@ -13,6 +13,9 @@
 #                         core scenarios (no DKMS, debug kernel or demo)
 #   make check-debug      the debug-kernel lane with every kernel-path
 #                         scenario (make check runs it with fewer)
+#   make check-ofed       build against MLNX_OFED / DOCA-OFED's kernel tree
+#                         and load beside it in the guest (OFED=DIR; a SKIP
+#                         where there is none)
 #   make demo             build what it needs, boot a guest and show rocectl
 #                         on soft-RoCE
 #   make install          module, tool, man pages, completion, uapi header,
@@ -23,6 +26,8 @@
 #   make sign             sign rocectl.ko for Secure Boot (MOK_KEY, MOK_CERT)
 #
 # KVER defaults to the running kernel; set it to build for another one.
+# Where MLNX_OFED / DOCA-OFED is built for KVER, the module is built against
+# it (Kbuild); OFED=DIR names its tree, OFED=no the kernel's own RDMA stack.
 # install honours DESTDIR and PREFIX (/usr/local); SYSCONFDIR is /etc.
 
 KVER ?= $(shell uname -r)
@@ -79,6 +84,9 @@ check-quick:
 
 check-debug:
 	tests/debug/run.sh full
+
+check-ofed:
+	tests/ofed/run.sh $(filter-out no,$(OFED))
 
 demo:
 	tests/demo.sh
@@ -161,5 +169,5 @@ clean:
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user simnic test-tools style check check-quick check-debug demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style check check-quick check-debug check-ofed demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign
