@@ -11,7 +11,6 @@ plan 11
 W=$(mktemp -d)
 chmod 755 "$W"
 QPT=$ROOT/tests/tools/build/qptraffic
-SIM=/sys/kernel/debug/simnic
 URL=http://127.0.0.1:9798/metrics
 
 # A copy nobody can run: the checkout may sit in a directory only root can enter.
@@ -21,7 +20,6 @@ nobody() { "${NOBODY[@]}" "$@"; }
 scrape() { curl -sf --max-time 30 "$@" "$URL"; }
 # metric NAME{LABELS}: its value in a fresh scrape ("" if absent).
 metric() { scrape | awk -v m="$1" '$1 == m { print $2 }'; }
-storm() { echo "$2 $3" > $SIM/$1/rx_storm; }
 # wd_state_is STATE: sim0's priority 3 is in STATE, as the exporter says.
 wd_state_is() {
 	[ "$(metric "rocectl_watchdog_state{netdev=\"sim0\",prio=\"3\",direction=\"rx\",state=\"$1\"}")" = 1 ]

@@ -32,7 +32,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 11
 W=$(mktemp -d)
-SIM=/sys/kernel/debug/simnic
 QPT=$ROOT/tests/tools/build/qptraffic
 NLFUZZ=$ROOT/tests/tools/build/nlfuzz
 FS=/sys/kernel/debug/failslab
@@ -48,8 +47,6 @@ two_rxe_hosts
 module_load || fail "load"
 log_test "setup"
 
-pfc() { dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'; }
-storm() { echo "$2 $3" > $SIM/$1/rx_storm; }
 qps_match() {
 	[ "$(rc -j qp show | jq -c '[.[] | [.ifname, .lqpn]] | sort')" = \
 	  "$(rdma -j resource show qp | jq -c '[.[] | [.ifname, .lqpn]] | sort')" ]

@@ -19,7 +19,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 9
 W=$(mktemp -d)
-SIM=/sys/kernel/debug/simnic
 QPT=$ROOT/tests/tools/build/qptraffic
 NLFUZZ=$ROOT/tests/tools/build/nlfuzz
 COUNT=${FUZZ_COUNT:-100000}
@@ -42,7 +41,6 @@ holder=$!
 busywait 30000 test -s "$W/hold.json" || fail "QP holder: $(cat "$W/hold.err")"
 log_test "setup: rxe0/rxe1, a held QP pair, watched sim0 (forward) and sim1 (both directions, stall prevention)"
 
-pfc() { dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'; }
 
 # Everything a refused request must not change; time-varying fields left out.
 snapshot() {

@@ -8,7 +8,6 @@
 # as FILE:LINE and skipped.
 . "$(dirname "$0")/lib.sh"
 plan 13
-SIM=/sys/kernel/debug/simnic
 KVER=$(uname -r)
 STAGE=/run/stage
 POLICY=$STAGE/etc/rocectl/rocectl.conf

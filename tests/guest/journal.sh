@@ -8,8 +8,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 7
 W=$(mktemp -d)
-SIM=/sys/kernel/debug/simnic
-storm() { echo "$2 $3" > $SIM/$1/rx_storm; }
 # journald's state, for a failure's message.
 jd_state() { kill -0 "$JD" 2>/dev/null && echo "journald running" || echo "journald exited: $(tail -n 3 "$W/journald.log" | tr '\n' '|')"; }
 # entries FILTER...: the journal's rocectl entries matching, as JSON lines.

@@ -176,11 +176,25 @@ two_hosts() {
 	ip rule del pref 0
 }
 
-# The simulated DCB NIC (tests/simnic): the module loaded if it is not, a
+# The simulated DCB NIC (tests/simnic): its debugfs knobs.
+SIM=/sys/kernel/debug/simnic
+
+# pfc [NETNS] DEV: the priorities PFC is enabled on, as dcb(8) reads them.
+pfc() {
+	local ns=()
+	[ $# = 2 ] && { ns=(ip netns exec "$1"); shift; }
+	"${ns[@]}" dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'
+}
+
+# storm DEV PRIO RATE: the simulated NIC receives pause frames on PRIO at
+# RATE frames/s (0 ends the storm).
+storm() { echo "$2 $3" > "$SIM/$1/rx_storm"; }
+
+# The simulated DCB NIC: the module loaded if it is not, a
 # connected pair of netdevs $1/$2 created and up. PFC is the caller's.
 simnic_pair() {
 	grep -q '^simnic ' /proc/modules || insmod "$ROOT/tests/simnic/simnic.ko" || return 1
-	echo "$1 $2" > /sys/kernel/debug/simnic/new_pair && ip link set "$1" up && ip link set "$2" up
+	echo "$1 $2" > "$SIM/new_pair" && ip link set "$1" up && ip link set "$2" up
 }
 
 # rxe0 on veth1 (192.0.2.1) and rxe1 on veth2 (192.0.2.2), routed as two

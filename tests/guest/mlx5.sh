@@ -7,7 +7,6 @@
 # goes, and the load order is enforced; the kernel log stays clean.
 . "$(dirname "$0")/lib.sh"
 plan 6
-SIM=/sys/kernel/debug/simnic
 BACKEND=$ROOT/rocectl_mlx5.ko
 kmsg_mark
 

@@ -11,10 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 plan 6
 W=$(mktemp -d)
-SIM=/sys/kernel/debug/simnic
 OFED_MODROOT=${OFED_MODROOT:-/}
-pfc() { dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'; }
-storm() { echo "$2 $3" > $SIM/$1/rx_storm; }	# storm DEV PRIO RATE
 # Here a module of one stack loaded against the other is the failure.
 KMSG_BAD="$KMSG_BAD|disagrees about version|Unknown symbol"
 kmsg_mark

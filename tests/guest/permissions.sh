@@ -17,7 +17,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 10
 W=$(mktemp -d)
-SIM=/sys/kernel/debug/simnic
 QPT=$ROOT/tests/tools/build/qptraffic
 
 kmsg_mark
@@ -38,7 +37,6 @@ mkdir -p -m 755 /run/nobody && install -m 755 "$ROCECTL" /run/nobody/rocectl
 NB=/run/nobody/rocectl
 # As nobody: no capability left, not even through a set-user-ID program.
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all -- "$@"; }
-pfc() { dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'; }
 state() {
 	rc -j watchdog show | jq -S .
 	echo "pfc $(pfc sim0) $(pfc sim1)"

@@ -18,7 +18,6 @@
 # b) runs last: a module unload racing with requests is its subject.
 . "$(dirname "$0")/lib.sh"
 W=$(mktemp -d)
-SIM=/sys/kernel/debug/simnic
 QPT=$ROOT/tests/tools/build/qptraffic
 NLFUZZ=$ROOT/tests/tools/build/nlfuzz
 S=${RACE_SECONDS:-60}
@@ -32,8 +31,6 @@ two_rxe_hosts
 module_load || fail "load"
 log_test "setup: rxe0/rxe1 over a veth pair, simnic pair sim0/sim1 (PFC 3,4 on sim0)"
 
-pfc() { dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'; }
-storm() { echo "$2 $3" > $SIM/$1/rx_storm; }	# storm DEV PRIO RATE
 now() { date +%s; }
 rand_sleep() { sleep "0.$(printf '%03d' $((RANDOM % ${1:-300})))"; }	# up to $1 ms
 

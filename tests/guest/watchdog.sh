@@ -7,7 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 17
 W=$(mktemp -d)
-SIM=/sys/kernel/debug/simnic
 QPT=$ROOT/tests/tools/build/qptraffic
 
 kmsg_mark
@@ -20,8 +19,6 @@ EV=$W/ev.json
 "$ROCECTL" -j -d monitor watchdog > "$EV" &
 sleep 1
 
-pfc() { dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'; }
-storm() { echo "$2 $3" > $SIM/$1/rx_storm; }	# storm DEV PRIO RATE
 now_ns() { echo "${EPOCHREALTIME/./}000"; }	# no fork: stamps what follows
 # events DEV EVENT [PRIO]: how many so far
 events() { jq -s "[.[] | select(.ifname == \"$1\" and .event == \"$2\"${3:+ and .prios[0].prio == $3})] | length" "$EV"; }

@@ -12,7 +12,6 @@
 . "$(dirname "$0")/lib.sh"
 plan 10
 W=$(mktemp -d)
-SIM=/sys/kernel/debug/simnic
 BACKEND=$ROOT/tests/simnic/simnic_backend.ko
 NS=rocectl-wd-hold
 
@@ -25,13 +24,6 @@ mon=$!
 sleep 1
 log_test "setup"
 
-# pfc [NETNS] DEV: the priorities PFC is enabled on, as dcb(8) reads them.
-pfc() {
-	local ns=()
-	[ $# = 2 ] && { ns=(ip netns exec "$1"); shift; }
-	"${ns[@]}" dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'
-}
-storm() { echo "$2 $3" > "$SIM/$1/rx_storm"; }
 events() { jq -s "[.[] | select(.ifname == \"$1\" and .event == \"$2\")] | length" "$EV"; }
 # held DEV DIR PRIO: the watch shows the priority held (pfc_cleared true).
 held() {
