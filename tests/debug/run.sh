@@ -30,6 +30,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
 # shellcheck source=tests/results.sh
 . tests/results.sh
+# shellcheck source=tests/tree.sh
+. tests/tree.sh
 
 # The lane's scenarios in make check: those that drive the module's kernel
 # paths (netlink, QP tracking, the packet path, the watchdog, unloads,
@@ -148,14 +150,7 @@ echo "# debug kernel: $dir"
 # --- a copy of the checkout, built against it ---------------------------------------
 work=$(mktemp -d "${TMPDIR:-/tmp}/rocectl-debug.XXXXXX")
 [ "${ROCECTL_DEBUG_KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
-if git -C "$ROOT" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-	# Tracked and untracked sources, as the work tree has them; no build products.
-	git -C "$ROOT" ls-files -z -c -o --exclude-standard |
-		tar -C "$ROOT" --null --no-recursion -T - -cf - 2> /dev/null | tar -xf - -C "$work"
-else
-	tar -C "$ROOT" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
-		--exclude=build . | tar -xf - -C "$work"
-fi
+copy_tree "$work"
 chmod 755 "$work"
 cd "$work"
 

@@ -16,6 +16,8 @@ cd "$ROOT" || exit 1
 . tests/kver.sh
 # shellcheck source=tests/results.sh
 . tests/results.sh
+# shellcheck source=tests/tree.sh
+. tests/tree.sh
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 plan 6
@@ -36,12 +38,7 @@ fake_tree "$TMP/named"
 mkdir -p "$TMP/none"
 
 src=$TMP/src
-mkdir -p "$src"
-if [ -d .git ] || [ -f .git ]; then
-	git ls-files -co --exclude-standard -z | cpio -pdm0 --quiet "$src"
-else
-	tar -c --exclude=./build --exclude='*.o' --exclude='*.ko' . | tar -x -C "$src"
-fi
+copy_tree "$src"
 
 # used WHAT WANT [MAKE-ARGS...]: compile kernel/bth.o with MAKE-ARGS; WANT
 # is the tree whose compat header must come first, or "none".

@@ -25,6 +25,8 @@ cd "$ROOT"
 . tests/kver.sh
 # shellcheck source=tests/results.sh
 . tests/results.sh
+# shellcheck source=tests/tree.sh
+. tests/tree.sh
 
 TREE=${1:-/usr/src/ofa_kernel/$(uname -m)/$KVER}
 W=$ROOT/build/ofed-$KVER
@@ -63,12 +65,7 @@ echo "# OFED ${version:-of unknown version} at $TREE; kernel $KVER"
 
 # --- build against the tree, in a copy of this one ---------------------------------
 src=$W/src
-mkdir -p "$src"
-if [ -d .git ] || [ -f .git ]; then
-	git ls-files -co --exclude-standard -z | cpio -pdm0 --quiet "$src"
-else
-	tar -c --exclude=./build --exclude='*.o' --exclude='*.ko' . | tar -x -C "$src"
-fi
+copy_tree "$src"
 make -s -C "$src" module KVER="$KVER" OFED="$TREE" > "$W/module.log" 2>&1
 code=$?
 warn=$(grep -E 'warning:|error:' "$W/module.log" | head -n 3)
