@@ -70,7 +70,7 @@ check_match "$out" "permission denied: this needs CAP_NET_ADMIN" "unprivileged m
 python3 - <<'PY' || fail "raw netlink"
 import errno, os, sys
 sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
-from nlraw import GenlSocket, attr_u32, attr_str, attr
+from nlraw import GenlSocket, attr_u32, attr_str, attr, missing
 CONG_GET, CONG_SET, A_DEV_NAME, A_CONG_PORT, NAME, VALUE = 14, 15, 3, 55, 1, 2
 A_CONG_PARAM = 51 | 0x8000	# NLA_F_NESTED
 s = GenlSocket()
@@ -82,11 +82,7 @@ assert r.error == errno.ERANGE, vars(r)
 r = s.request(CONG_GET, dev + attr_u32(A_CONG_PORT, 2))
 assert r.error == errno.EINVAL and "no such port" in r.msg, vars(r)
 r = s.request(CONG_SET, dev)
-# Before 6.0 extack cannot name the missing attribute: a sentence says it.
-if tuple(int(x) for x in os.uname().release.split(".")[:2]) >= (6, 0):
-    assert r.error == errno.EINVAL and r.miss_type == 51, vars(r)
-else:
-    assert r.error == errno.EINVAL and "at least one parameter" in r.msg, vars(r)
+assert missing(r, 51, "at least one parameter"), vars(r)
 r = s.request(CONG_SET, dev + attr(A_CONG_PARAM, attr_str(NAME, "rp_gd")))
 assert r.error == errno.EINVAL and "needs a name and a value" in r.msg, vars(r)
 r = s.request(CONG_SET, dev + attr(A_CONG_PARAM, attr(VALUE, b"\1\0")))

@@ -9,7 +9,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
 from nlraw import (GenlSocket, attr, attr_str, attr_u32, errname,  # noqa: E402
-                   NLM_F_ACK, NLM_F_DUMP, NLM_F_REQUEST)
+                   MISS_TYPE, NLM_F_ACK, NLM_F_DUMP, NLM_F_REQUEST)
 
 SCENARIO = "netlink-errors"
 RESULTS = os.environ.get("RESULTS", "/dev/null")
@@ -20,9 +20,6 @@ A_PAD, A_DEV_INDEX, A_DEV_NAME, A_DEV_DRIVER = 1, 2, 3, 5
 HDR = 16 + 4  # nlmsghdr + genlmsghdr: where the first attribute starts
 
 failures = 0
-# The kernel names a missing attribute in its extack from 6.0 on
-# (NLMSGERR_ATTR_MISS_TYPE); before, only the message says which.
-MISS_TYPE = tuple(int(x) for x in os.uname().release.split(".")[:2]) >= (6, 0)
 
 
 def report(name, problems):

@@ -333,7 +333,7 @@ check_eq "$(pfc sim0)" "$pfc0" "PFC"
 python3 - <<'PY' || fail "raw netlink"
 import errno, os, sys
 sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
-from nlraw import GenlSocket, attr_u32, attr_str, attr
+from nlraw import GenlSocket, attr_u32, attr_str, attr, missing
 CMD_WD_SET, A_NETDEV_NAME, A_WD_PRIOS, A_WD_DETECT, A_WD_RESTORE, A_WD_INTERVAL, A_WD_ACTION = 9, 32, 34, 35, 36, 37, 38
 s = GenlSocket()
 dev = attr_str(A_NETDEV_NAME, "sim0")
@@ -348,11 +348,7 @@ for body, want in cases:
     r = s.request(CMD_WD_SET, dev + body)
     assert r.error == want and r.msg and r.offs == 20 + len(dev), (body, vars(r))
 r = s.request(CMD_WD_SET, attr_str(A_NETDEV_NAME, "sim1"))
-# Before 6.0 extack cannot name the missing attribute: a sentence says it.
-if tuple(int(x) for x in os.uname().release.split(".")[:2]) >= (6, 0):
-    assert r.error == errno.EINVAL and r.miss_type == A_WD_PRIOS, vars(r)
-else:
-    assert r.error == errno.EINVAL and "needs the priorities" in r.msg, vars(r)
+assert missing(r, A_WD_PRIOS, "needs the priorities"), vars(r)
 PY
 log_test "bad input: unknown netdev, priority 8, detect 0, interval above detection, no DCB, unprivileged: precise errors, nothing changed"
 

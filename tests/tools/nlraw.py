@@ -17,6 +17,17 @@ NLMSG_ERROR, NLMSG_DONE = 2, 3
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 16, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
 NLMSGERR_ATTR_MSG, NLMSGERR_ATTR_OFFS, NLMSGERR_ATTR_MISS_TYPE = 1, 2, 5
+# The kernel names a missing attribute in its extack from 6.0 on
+# (NLMSGERR_ATTR_MISS_TYPE); before, only the message says which.
+MISS_TYPE = tuple(int(x) for x in os.uname().release.split(".")[:2]) >= (6, 0)
+
+
+def missing(r, atype, words):
+    """The reply says attribute atype is missing: EINVAL, with its type in
+    the extack from 6.0 on, before that with words in the message."""
+    if r.error != errno.EINVAL:
+        return False
+    return r.miss_type == atype if MISS_TYPE else words in (r.msg or "")
 
 
 def attr(atype, payload):
