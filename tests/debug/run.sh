@@ -20,7 +20,8 @@
 # Environment: ROCECTL_DEBUG_T (T, each bounded guest command, default 120
 # s), ROCECTL_DEBUG_SCENARIO_TIMEOUT (per scenario, default 900 s),
 # ROCECTL_DEBUG_VM_TIMEOUT (the whole guest, default 3000 s),
-# ROCECTL_DEBUG_MEM (MiB, default 4096), ROCECTL_DEBUG_GUEST_ENV (VAR=VALUE
+# ROCECTL_DEBUG_MEM (MiB, default 4096), ROCECTL_DEBUG_RACE_SECONDS (each
+# race of races, default 30), ROCECTL_DEBUG_GUEST_ENV (VAR=VALUE
 # words for the guest's scenarios, e.g. FUZZ_COUNT=20000),
 # ROCECTL_DEBUG_KEEP=1 keeps the copy.
 set -u
@@ -77,6 +78,9 @@ dFUZZ=${ROCECTL_DEBUG_FUZZ_COUNT:-20000}
 # qp_stress's unloads under churning events: a cycle takes about 90 s here
 # (the normal lane's five, 450 s); two still race each unload with events.
 dCYCLES=${ROCECTL_DEBUG_UNLOAD_CYCLES:-2}
+# Each of races' four races: 30 s here (the normal lane's 60 s); one takes
+# about 60 s of this kernel's time with its set-up and checks.
+dRACE=${ROCECTL_DEBUG_RACE_SECONDS:-30}
 
 left=
 for s in $all; do
@@ -185,16 +189,13 @@ nsc=$(echo $scenarios | wc -w)
 echo "# debug guest: scenarios: $scenarios"
 # Warnings reach the console too (should the guest die); the whole run's
 # log fits the buffer; every KASAN report, not only the first; RCU stall
-# reports only past 60 s (emulation). pci=noacpi: under this kernel ACPI's
-# interpreter needs over 30 s per PCI device for QEMU's _PRT, times out
-# (AE_AML_LOOP_TIMEOUT) and adds a minute to every boot; the BIOS's PIRQ
-# table routes the same interrupts at once. slub_debug=A,rocectl_qp marks
+# reports only past 60 s (emulation). slub_debug=A,rocectl_qp marks
 # rocectl's QP cache for failslab's cache-filter (6.1's sysfs attribute is
 # read-only), so that fault injection can aim at those entries alone.
-append="loglevel=5 log_buf_len=16M kasan_multi_shot rcupdate.rcu_cpu_stall_timeout=60 pci=noacpi slub_debug=A,rocectl_qp"
+append="loglevel=5 log_buf_len=16M kasan_multi_shot rcupdate.rcu_cpu_stall_timeout=60 slub_debug=A,rocectl_qp"
 ROCECTL_KERNEL=$dir/bzImage ROCECTL_KVER=$rel VM_MEM=${ROCECTL_DEBUG_MEM:-4096} VM_TIMEOUT=$dVMT \
 VM_APPEND="$append" \
-	tests/qemu/vm.sh "$OUT/guest" env ROCECTL_DKMS=0 T="$dT" SCENARIO_TIMEOUT="$dST" FUZZ_COUNT="$dFUZZ" UNLOAD_CYCLES="$dCYCLES" \
+	tests/qemu/vm.sh "$OUT/guest" env ROCECTL_DKMS=0 T="$dT" SCENARIO_TIMEOUT="$dST" FUZZ_COUNT="$dFUZZ" UNLOAD_CYCLES="$dCYCLES" RACE_SECONDS="$dRACE" \
 	${ROCECTL_DEBUG_GUEST_ENV:-} bash tests/debug/guest-job.sh $scenarios > "$OUT/guest.log" 2>&1
 code=$?
 # Every scenario's lines, in order, "debug: "-prefixed; the failures that

@@ -32,4 +32,8 @@ dmesg > /run/out/dmesg
 sync
 umount /run/out
 echo o > /proc/sysrq-trigger
+# A kernel without ACPI (the debug lane's) cannot power off: reboot, on
+# which QEMU exits (-no-reboot).
+sleep 2
+echo b > /proc/sysrq-trigger
 sleep 10
