@@ -5,7 +5,8 @@
 #   make                  module and tool
 #   make module           rocectl.ko against /lib/modules/$(KVER)/build
 #   make user             the rocectl tool
-#   make simnic           the simulated DCB NIC the tests and the demo use
+#   make simnic           the simulated devices the tests and the demo use:
+#                         the DCB NIC, the RDMA device with hardware counters
 #   make test-tools       the tests' programs (qptraffic, nlfuzz)
 #   make style            checkpatch, sparse and -Werror gates
 #   make check            the whole test suite (module, tool, QEMU guest)
@@ -69,6 +70,7 @@ simnic: module
 	@test -d $(KERNELDIR) || { echo "No kernel build tree at $(KERNELDIR):" \
 		"install linux-headers-$(KVER) or set KVER=/KERNELDIR=." >&2; exit 1; }
 	$(MAKE) -C $(KERNELDIR) M=$(PWD)/tests/simnic modules
+	$(MAKE) -C $(KERNELDIR) M=$(PWD)/tests/simrdma modules
 
 test-tools:
 	$(MAKE) -C tests/tools
@@ -114,6 +116,7 @@ install-user: user
 	$(SUBST) user/system/rocectl.service.in > $(DESTDIR)$(UNITDIR)/rocectl.service
 	$(SUBST) user/system/rocectl-exporter.service.in > $(DESTDIR)$(UNITDIR)/rocectl-exporter.service
 	$(SUBST) user/system/rocectl-events.service.in > $(DESTDIR)$(UNITDIR)/rocectl-events.service
+	$(SUBST) user/system/rocectl-qp-follow.service.in > $(DESTDIR)$(UNITDIR)/rocectl-qp-follow.service
 	$(SUBST) user/system/90-rocectl.rules.in > $(DESTDIR)$(UDEVRULESDIR)/90-rocectl.rules
 	install -D -m 0644 user/system/modprobe.conf $(DESTDIR)$(MODPROBEDIR)/rocectl.conf
 	install -D -m 0644 user/system/modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/rocectl.conf
@@ -129,7 +132,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard user/man/*.5)))
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/rocectl $(DESTDIR)$(INCLUDEDIR)/linux/rocectl.h
 	rm -f $(DESTDIR)$(UNITDIR)/rocectl.service $(DESTDIR)$(UNITDIR)/rocectl-exporter.service
-	rm -f $(DESTDIR)$(UNITDIR)/rocectl-events.service
+	rm -f $(DESTDIR)$(UNITDIR)/rocectl-events.service $(DESTDIR)$(UNITDIR)/rocectl-qp-follow.service
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/90-rocectl.rules
 	rm -f $(DESTDIR)$(MODPROBEDIR)/rocectl.conf $(DESTDIR)$(MODULESLOADDIR)/rocectl.conf
 	@# The policy goes only if the operator never changed it.
@@ -166,6 +169,7 @@ clean:
 	@if [ -d $(KERNELDIR) ]; then $(MAKE) -C $(KERNELDIR) M=$(PWD) clean; fi
 	$(MAKE) -C user clean
 	@if [ -d $(KERNELDIR) ]; then $(MAKE) -C $(KERNELDIR) M=$(PWD)/tests/simnic clean; fi
+	@if [ -d $(KERNELDIR) ]; then $(MAKE) -C $(KERNELDIR) M=$(PWD)/tests/simrdma clean; fi
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 

@@ -22,7 +22,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/results.sh
 . "$ROOT/tests/results.sh"
 # Eleven groups; the device names alone with COMPLETION_DEVICES_ONLY=1.
-if [ -n "${COMPLETION_DEVICES_ONLY:-}" ]; then plan 1; else plan 13; fi
+if [ -n "${COMPLETION_DEVICES_ONLY:-}" ]; then plan 1; else plan 14; fi
 ROCECTL=$(realpath "${ROCECTL:-$ROOT/user/rocectl}")
 PATH=$(dirname "$ROCECTL"):$PATH
 W=$(mktemp -d)
@@ -159,8 +159,8 @@ result "global options and objects, by prefix"
 expect "rocectl dev " show stats help
 expect "rocectl qp " show stats counters help
 expect "rocectl qp c" counters
-expect "rocectl qp counters " show bind unbind help
-expect "rocectl q c " show bind unbind help	# abbreviated object and command
+expect "rocectl qp counters " show bind unbind follow optional help
+expect "rocectl q c " show bind unbind follow optional help	# abbreviated object and command
 expect "rocectl qp counters b" bind
 expect "rocectl qp counters help "
 expect "rocectl dcqcn " show set help
@@ -268,6 +268,17 @@ expect "rocectl -j apply ot" other
 cd "$ROOT" || exit 1
 expect "rocectl apply $W/files/conf." "$W/files/conf.a"
 result "apply: FILE by filename completion, then dev"
+
+expect "rocectl qp counters follow " dev type comm pid max file
+expect "rocectl qp counters follow dev x " port type comm pid max
+expect "rocectl qp c f type RC " dev comm pid max
+expect "rocectl qp counters follow type " $TYPES
+expect "rocectl qp counters follow max "
+expect "rocectl qp counters follow file $W/files/conf." "$W/files/conf.a"
+expect "rocectl qp counters optional " show set unset dev
+expect "rocectl qp counters optional set " dev
+expect "rocectl qp c o show dev x " port
+result "qp counters follow and optional: keywords, port only after dev, QP types, nothing for numbers, files for file"
 
 expect "rocectl check " dev prio dscp mtu conf help
 expect "rocectl c " dev prio dscp mtu conf help	# abbreviated object

@@ -31,7 +31,7 @@ step() {
 
 step "building rocectl.ko and rocectl_mlx5.ko for $KVER" make -s module KVER="$KVER"
 step "building the rocectl tool" make -s user
-step "building the simulated DCB NIC (tests/simnic) for $KVER" make -s simnic KVER="$KVER"
+step "building the simulated DCB NIC and RDMA device (tests/simnic, tests/simrdma) for $KVER" make -s simnic KVER="$KVER"
 step "building the test tools (qptraffic)" make -s test-tools
 
 echo "== booting the guest (software emulation, about 10 s)"

@@ -45,6 +45,7 @@ for prefix in /usr /usr/local; do
 		 "$prefix/include/linux/rocectl.h" "$prefix/lib/systemd/system/rocectl.service" \
 		 "$prefix/lib/systemd/system/rocectl-exporter.service" \
 		 "$prefix/lib/systemd/system/rocectl-events.service" \
+		 "$prefix/lib/systemd/system/rocectl-qp-follow.service" \
 		 "$prefix/share/man/man8/rocectl-exporter.8" \
 		 "$sys/udev/rules.d/90-rocectl.rules" "$sys/modprobe.d/rocectl.conf" \
 		 "$sys/modules-load.d/rocectl.conf" /etc/rocectl/rocectl.conf; do
@@ -55,6 +56,8 @@ for prefix in /usr /usr/local; do
 		"$dest$prefix/lib/systemd/system/rocectl.service" || missing="$missing (unit's ExecStart)"
 	grep -q "ExecStart=$prefix/sbin/rocectl exporter listen 127.0.0.1:9798" \
 		"$dest$prefix/lib/systemd/system/rocectl-exporter.service" || missing="$missing (exporter unit's ExecStart)"
+	grep -q "ExecStart=$prefix/sbin/rocectl qp counters follow file /etc/rocectl/rocectl.conf" \
+		"$dest$prefix/lib/systemd/system/rocectl-qp-follow.service" || missing="$missing (qp-follow unit's ExecStart)"
 	grep -rqI '@[A-Z]*@' "$dest" && missing="$missing (unexpanded @VAR@)"
 	[ $code = 0 ] && [ -z "$missing" ]
 	result "make install DESTDIR PREFIX=$prefix puts every file in place" $? "$missing $log"
@@ -85,10 +88,11 @@ make -s install-user PREFIX="$dest/usr" SYSCONFDIR="$dest/etc" > /dev/null 2>&1
 out=$(SYSTEMD_LOG_COLOR=0 systemd-analyze verify --man=no \
 	"$dest/usr/lib/systemd/system/rocectl.service" \
 	"$dest/usr/lib/systemd/system/rocectl-exporter.service" \
-	"$dest/usr/lib/systemd/system/rocectl-events.service" 2>&1)
+	"$dest/usr/lib/systemd/system/rocectl-events.service" \
+	"$dest/usr/lib/systemd/system/rocectl-qp-follow.service" 2>&1)
 code=$?
 [ $code = 0 ] && [ -z "$out" ]
-result "systemd-analyze verify accepts rocectl.service, rocectl-exporter.service, rocectl-events.service" $? "$out"
+result "systemd-analyze verify accepts rocectl.service, rocectl-exporter.service, rocectl-events.service, rocectl-qp-follow.service" $? "$out"
 
 # --- versions ------------------------------------------------------------------------------
 dkms_ver=$(set +u; . ./dkms.conf 2> /dev/null; echo "$PACKAGE_VERSION")

@@ -35,16 +35,16 @@ if [ ! -x "$cp_dir/checkpatch.pl" ]; then
 fi
 if [ -x "$cp_dir/checkpatch.pl" ]; then
 	files=$(ls kernel/*.c kernel/*.h kernel/mlx5/*.c kernel/mlx5/*.h include/uapi/linux/*.h include/*.h \
-		tests/simnic/*.[ch] | grep -v 'compat.h\|trace.h\|\.mod\.c')
+		tests/simnic/*.[ch] tests/simrdma/*.[ch] | grep -v 'compat.h\|trace.h\|\.mod\.c')
 	checkpatch() { "$cp_dir/checkpatch.pl" --no-tree --strict --terse --show-types "$@" 2>&1; }
 	# The compat header is where version checks belong; nowhere else.
 	out=$( { checkpatch --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files
-		checkpatch --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f kernel/compat.h
+		checkpatch --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f kernel/compat.h tests/simrdma/compat.h
 		# TRACE_EVENT() layout is the tracing subsystem's, not --strict's.
 		"$cp_dir/checkpatch.pl" --no-tree --terse --show-types -f kernel/trace.h 2>&1
 		} | grep -E '(ERROR|WARNING|CHECK):')
 	[ -z "$out" ]
-	result "checkpatch --strict clean on kernel/, include/ and tests/simnic/" $? "$(echo "$out" | head -n 5 | tr '\n' '|')"
+	result "checkpatch --strict clean on kernel/, include/, tests/simnic/ and tests/simrdma/" $? "$(echo "$out" | head -n 5 | tr '\n' '|')"
 else
 	result "checkpatch available (install linux-source-6.1)" 1 "no checkpatch.pl"
 fi
@@ -53,9 +53,11 @@ if command -v sparse > /dev/null; then
 	out=$( { make -s -C "/lib/modules/$KVER/build" M="$ROOT" C=2 \
 		CF="-D__CHECK_ENDIAN__" modules
 		make -s -C "/lib/modules/$KVER/build" M="$ROOT/tests/simnic" C=2 \
-		CF="-D__CHECK_ENDIAN__" modules; } 2>&1 | grep -E "^$ROOT/(kernel|include|tests/simnic)/.*(warning|error):")
+		CF="-D__CHECK_ENDIAN__" modules
+		make -s -C "/lib/modules/$KVER/build" M="$ROOT/tests/simrdma" C=2 \
+		CF="-D__CHECK_ENDIAN__" modules; } 2>&1 | grep -E "^$ROOT/(kernel|include|tests/simnic|tests/simrdma)/.*(warning|error):")
 	[ -z "$out" ]
-	result "sparse (C=2) clean on kernel/ and tests/simnic/" $? "$(echo "$out" | head -n 5 | tr '\n' '|')"
+	result "sparse (C=2) clean on kernel/, tests/simnic/ and tests/simrdma/" $? "$(echo "$out" | head -n 5 | tr '\n' '|')"
 else
 	result "sparse available (install sparse)" 1 "no sparse"
 fi

@@ -3,8 +3,9 @@
  * rocectl apply: the persistent policy. Each line of the file is a command
  * line without the leading "rocectl"; only commands that configure
  * (watchdog set/del/big-red-switch, dcqcn set) are allowed, and "check"
- * lines, the intent rocectl check audits against: apply only checks their
- * grammar. A bad line is reported as FILE:LINE and the next one is tried
+ * lines, the intent rocectl check audits against, and "qp counters follow"
+ * lines, the policies rocectl-qp-follow.service runs: apply only checks
+ * their grammar. A bad line is reported as FILE:LINE and the next one is tried
  * anyway, so one typo cannot leave a fleet unprotected.
  */
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include "conf.h"
 #include "errors.h"
 #include "output.h"
+#include "qp_follow.h"
 #include "rocectl.h"
 #include "utils.h"
 
@@ -25,6 +27,13 @@ struct apply_count {
 	unsigned int declared;	/* check lines: intent for rocectl check, nothing to apply */
 	int status;	/* exit status of the first failing line */
 };
+
+/* A "qp counters follow" line: a policy rocectl-qp-follow.service runs. */
+static bool follow_conf_line(int n, char **words)
+{
+	return n >= 3 && !strcmp(words[0], "qp") && !strcmp(words[1], "counters") &&
+	       !strcmp(words[2], "follow");
+}
 
 /* The dev argument of a policy line, or NULL. */
 static const char *line_dev(int n, char **words)
@@ -46,7 +55,7 @@ static int run_line(struct rocectl *rc, int n, char **words)
 	if (!obj || n < 2 ||
 	    !((obj->fn == cmd_watchdog && wd_changes_config(words[1])) ||
 	      (obj->fn == cmd_dcqcn && dcqcn_changes_config(words[1])))) {
-		pr_err("Error: only \"watchdog set\", \"watchdog del\", \"watchdog big-red-switch\", \"dcqcn set\" and \"check\" may appear in a policy file.\n");
+		pr_err("Error: only \"watchdog set\", \"watchdog del\", \"watchdog big-red-switch\", \"dcqcn set\", \"check\" and \"qp counters follow\" may appear in a policy file.\n");
 		return EXIT_USAGE;
 	}
 	rc->argc = n;
@@ -62,6 +71,7 @@ static int apply_file(struct rocectl *rc, const char *path, FILE *f,
 		      const char *only_dev, struct apply_count *cnt)
 {
 	char *line = NULL, *words[CONF_MAX_WORDS], where[512];
+	struct follow_policy policy;
 	struct check_decl decl;
 	unsigned int lineno = 0;
 	size_t cap = 0;
@@ -79,6 +89,13 @@ static int apply_file(struct rocectl *rc, const char *path, FILE *f,
 			ret = EXIT_USAGE;
 		} else if (check_conf_line(n, words)) {
 			ret = check_line_parse(n, words, &decl);
+			if (ret == EXIT_OK) {
+				cnt->declared++;
+				continue;
+			}
+		} else if (follow_conf_line(n, words)) {
+			/* rocectl-qp-follow.service runs them: only the grammar here. */
+			ret = follow_policy_parse(n - 3, words + 3, &policy);
 			if (ret == EXIT_OK) {
 				cnt->declared++;
 				continue;
@@ -116,7 +133,9 @@ static int apply_help(void)
 	       "Runs each line of FILE (default " POLICY_FILE ") as a rocectl\n"
 	       "command: watchdog set, watchdog del, watchdog big-red-switch or\n"
 	       "dcqcn set; '#' comments. \"check\" lines declare what rocectl check\n"
-	       "audits against: apply only checks them. dev DEV applies only the\n"
+	       "audits against, \"qp counters follow\" lines the QPs\n"
+	       "rocectl-qp-follow.service gives hardware counters: apply only checks\n"
+	       "them. dev DEV applies only the\n"
 	       "lines naming DEV (hot-plug).\n"
 	       "A failing line does not stop the others (a missing module does).\n"
 	       "Exits with the status of the first failing line.\n");

@@ -45,10 +45,7 @@ static void on_signal(int sig)
 
 static void catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_on_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
 }
 

@@ -190,7 +190,6 @@ static int monitor_help(struct rocectl *rc)
 int cmd_monitor(struct rocectl *rc)
 {
 	struct monitor mon = { .rc = rc, .objects = 0 };
-	struct sigaction sa;
 	const char *word;
 	int err;
 
@@ -230,12 +229,7 @@ int cmd_monitor(struct rocectl *rc)
 	if (err)
 		return err;
 
-	/* No SA_RESTART: a signal ends the wait for the next event. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = monitor_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_on_signals(monitor_on_signal);
 
 	err = nl_listen(&rc->nl, monitor_cb, &mon);
 	if (!err && mon.err) {

@@ -20,8 +20,6 @@
 #include "output.h"
 #include "rocectl.h"
 
-#define NL_BUF_SIZE (64 * 1024)
-
 static const char *const nl_attr_names[] = {
 	[ROCECTL_A_DEV_INDEX] = "dev-index",
 	[ROCECTL_A_DEV_NAME] = "dev-name",

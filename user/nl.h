@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
+/* Each socket's receive buffer (nl->buf holds two: replies, the request). */
+#define NL_BUF_SIZE (64 * 1024)
+
 struct nl {
 	struct mnl_socket *sock;
 	char *buf;

@@ -543,17 +543,13 @@ static void compute_rates(struct qp_rows *cur, const struct qp_rows *prev, doubl
 static int qp_watch(struct rocectl *rc, const struct qp_filter *f)
 {
 	struct qp_rows a = { 0 }, b = { 0 }, *cur = &a, *prev = &b, *t;
-	struct sigaction sa;
 	double t0, t1;
 	unsigned int round = 0;
 	bool tty = isatty(STDOUT_FILENO) && !out_is_json();
 	int err;
 	size_t i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = watch_on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_on_signals(watch_on_signal);
 
 	sort_rates = true;
 	err = collect(rc, f, prev);

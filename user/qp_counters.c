@@ -21,6 +21,8 @@
 #include "output.h"
 #include "qp.h"
 #include "qp_counters.h"
+#include "qp_follow.h"
+#include "qp_optional.h"
 #include "rocectl.h"
 #include "utils.h"
 
@@ -32,6 +34,11 @@ const char qpc_usage[] =
 	"       rocectl qp counters show [ dev DEV [ port N ] ]\n"
 	"       rocectl qp counters bind dev DEV [ port N ] qpn N [ counter ID ]\n"
 	"       rocectl qp counters unbind dev DEV [ port N ] qpn N [ counter ID ]\n"
+	"       rocectl qp counters follow [ dev DEV [ port N ] ] [ type T ] [ comm NAME ]\n"
+	"                                  [ pid PID ] [ max N ]\n"
+	"       rocectl qp counters follow file FILE\n"
+	"       rocectl qp counters optional [ show ] [ dev DEV [ port N ] ]\n"
+	"       rocectl qp counters optional { set | unset } dev DEV [ port N ] NAME[,NAME...]\n"
 	"       rocectl qp counters help\n";
 
 /* --- requests ------------------------------------------------------------ */
@@ -385,15 +392,6 @@ void qpc_print_for_qp(const struct qpc_list *l, uint32_t dev_index,
 
 /* --- the RDMA devices, by name ------------------------------------------- */
 
-struct rdma_dev {
-	uint32_t index, ports;
-	char name[ROCECTL_DEV_NAME_MAX + 1];
-};
-
-struct rdma_devs {
-	struct rdma_dev *d;
-	size_t n, cap;
-};
 
 static int devs_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -440,14 +438,14 @@ static void devs_restart(void *data)
 }
 
 /* Every RDMA device: the RDMA core's own list (RDMA_NLDEV_CMD_GET). */
-static int rdma_devices(struct nl *rdma, struct rdma_devs *devs)
+int rdma_devices(struct nl *rdma, struct rdma_devs *devs)
 {
 	return nl_run_restart(rdma, nl_request_rdma(rdma, RDMA_NLDEV_CMD_GET, NLM_F_DUMP),
 			      devs_cb, devs, devs_restart);
 }
 
-static const struct rdma_dev *rdma_dev_named(const struct rdma_devs *devs,
-					     const char *name)
+const struct rdma_dev *rdma_dev_named(const struct rdma_devs *devs,
+				      const char *name)
 {
 	size_t i;
 
@@ -528,25 +526,31 @@ static int parse_args(struct rocectl *rc, const char *cmd, bool target,
 }
 
 /* The device named, with the port checked against its ports. */
-static int resolve(struct nl *rdma, struct rdma_devs *devs, const struct qpc_args *a,
-		   const struct rdma_dev **dev)
+int rdma_dev_resolve(struct nl *rdma, struct rdma_devs *devs, const char *name,
+		     uint32_t port, const struct rdma_dev **dev)
 {
 	int err = rdma_devices(rdma, devs);
 
 	if (err)
 		return err;
-	*dev = rdma_dev_named(devs, a->dev);
+	*dev = rdma_dev_named(devs, name);
 	if (!*dev) {
 		pr_err("Error: no RDMA device named \"%s\" (rdma link show lists them).\n",
-			a->dev);
+			name);
 		return EXIT_USAGE;
 	}
-	if (a->port > (*dev)->ports) {
+	if (port > (*dev)->ports) {
 		pr_err("Error: %s has no port %" PRIu32 ": its ports are 1 to %" PRIu32 ".\n",
-			a->dev, a->port, (*dev)->ports);
+			name, port, (*dev)->ports);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+static int resolve(struct nl *rdma, struct rdma_devs *devs, const struct qpc_args *a,
+		   const struct rdma_dev **dev)
+{
+	return rdma_dev_resolve(rdma, devs, a->dev, a->port, dev);
 }
 
 /* A dump appends to a list that may hold other devices' counters already. */
@@ -570,8 +574,8 @@ static void dump_restart(void *data)
 }
 
 /* The counters of one device (port 0: of all its ports), appended to l. */
-static int dump_counters(struct nl *rdma, uint32_t dev_index, uint32_t port,
-			 struct qpc_list *l, struct nl_error *e)
+int qpc_dump(struct nl *rdma, uint32_t dev_index, uint32_t port,
+	     struct qpc_list *l, struct nl_error *e)
 {
 	struct dump_ctx ctx = { l, l->n };
 	int err;
@@ -606,7 +610,7 @@ static int qpc_show(struct rocectl *rc)
 	for (i = 0; !err && i < devs.n; i++) {
 		if (one && &devs.d[i] != one)
 			continue;
-		if (dump_counters(&rdma, devs.d[i].index, one && a.has_port ? a.port : 0,
+		if (qpc_dump(&rdma, devs.d[i].index, one && a.has_port ? a.port : 0,
 				  &l, &e) < 0)
 			err = nl_report(&rdma, &e);
 	}
@@ -807,6 +811,17 @@ static int bind_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+int qpc_bind_new(struct nl *rdma, const struct qpc_target *t, uint32_t *counter,
+		 struct nl_error *e)
+{
+	struct bind_reply r = { .has_counter = false };
+	int err = nl_run_quiet(rdma, qpc_bind_request(rdma, t), bind_cb, &r, NULL, e);
+
+	if (!err)
+		*counter = r.has_counter ? r.counter : 0;
+	return err;
+}
+
 /* bind and unbind: the device, its counters and what the QP is bound to. */
 struct qpc_cmd {
 	struct qpc_args a;
@@ -834,7 +849,7 @@ static int cmd_begin(struct rocectl *rc, const char *name, struct qpc_cmd *c)
 	if (err)
 		return err;
 	/* Bind does without (the kernel decides); unbind needs the counters. */
-	if (dump_counters(&c->rdma, c->dev->index, 0, &c->l, &e) < 0) {
+	if (qpc_dump(&c->rdma, c->dev->index, 0, &c->l, &e) < 0) {
 		if (!strcmp(name, "unbind"))
 			return nl_report(&c->rdma, &e);
 		return EXIT_OK;
@@ -971,7 +986,12 @@ static int qpc_help(struct rocectl *rc)
 	       "finds the QP's. bind and unbind need CAP_NET_ADMIN. Counters of port\n"
 	       "scope that a driver also lists for a counter (mlx5: rp_cnp_ignored,\n"
 	       "rp_cnp_handled, np_ecn_marked_roce_packets, np_cnp_sent,\n"
-	       "rx_icrc_encapsulated) are left out: rocectl dev stats shows them.\n",
+	       "rx_icrc_encapsulated) are left out: rocectl dev stats shows them.\n"
+	       "follow gives every QP the policy matches a counter of its own once it\n"
+	       "reaches RTR, until interrupted; follow file runs the \"qp counters\n"
+	       "follow\" lines of a policy file. optional shows a port's optional\n"
+	       "counters, set and unset enable and disable them (Linux 5.19 on); they\n"
+	       "count per port: rocectl dev stats shows their values.\n",
 	       qpc_usage + 6);
 	return EXIT_OK;
 }
@@ -981,6 +1001,8 @@ static const struct cmd qpc_cmds[] = {
 	{ "list", qpc_show },
 	{ "bind", qpc_bind },
 	{ "unbind", qpc_unbind },
+	{ "follow", qpc_follow },
+	{ "optional", qpc_optional },
 	{ "help", qpc_help },
 	{ NULL, NULL },
 };
@@ -1005,7 +1027,7 @@ void qpc_collect(const struct qpc_dev *devs, size_t n, struct qpc_list *l)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		if (dump_counters(&rdma, devs[i].index, 0, l, &e) < 0)
+		if (qpc_dump(&rdma, devs[i].index, 0, l, &e) < 0)
 			pr_err("Warning: the hardware counters of %s could not be read: %s.\n",
 				devs[i].name, e.msg[0] ? e.msg : strerror(e.err));
 	}

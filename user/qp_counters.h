@@ -47,6 +47,28 @@ struct qpc_list {
 	size_t n, cap;
 };
 
+/* The RDMA core's devices (RDMA_NLDEV_CMD_GET), with their ports. */
+struct rdma_dev {
+	uint32_t index, ports;
+	char name[ROCECTL_DEV_NAME_MAX + 1];
+};
+
+struct rdma_devs {
+	struct rdma_dev *d;
+	size_t n, cap;
+};
+
+/* Every RDMA device into devs (an exit code, the error printed). */
+int rdma_devices(struct nl *rdma, struct rdma_devs *devs);
+const struct rdma_dev *rdma_dev_named(const struct rdma_devs *devs,
+				      const char *name);
+/*
+ * Every device into devs, and *dev the one named, with port checked
+ * against its ports: an exit code, a usage error said as a sentence.
+ */
+int rdma_dev_resolve(struct nl *rdma, struct rdma_devs *devs, const char *name,
+		     uint32_t port, const struct rdma_dev **dev);
+
 /* What bind and unbind name. */
 struct qpc_target {
 	uint32_t dev_index;
@@ -66,6 +88,20 @@ struct nlmsghdr *qpc_bind_request(struct nl *nl, const struct qpc_target *t);
 struct nlmsghdr *qpc_unbind_request(struct nl *nl, const struct qpc_target *t);
 struct nlmsghdr *qpc_dump_request(struct nl *nl, uint32_t dev_index,
 				  uint32_t port);
+
+/*
+ * The counters of one device (port 0: of all its ports) appended to l: 0,
+ * or -errno with what the kernel said in *e (l then as it was).
+ */
+int qpc_dump(struct nl *rdma, uint32_t dev_index, uint32_t port,
+	     struct qpc_list *l, struct nl_error *e);
+/*
+ * Bind t's QP to a new counter (t->has_counter false): 0 with the
+ * counter's id in *counter (0 if an older kernel does not say), or -errno
+ * with what the kernel said in *e.
+ */
+int qpc_bind_new(struct nl *rdma, const struct qpc_target *t, uint32_t *counter,
+		 struct nl_error *e);
 
 /*
  * An mnl callback: the counters of one STAT_GET message appended to the

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <linux/rocectl.h>
 
@@ -64,6 +65,15 @@ int check_dev_name(const char *name, const char *what)
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+void stop_on_signals(void (*handler)(int sig))
+{
+	struct sigaction sa = { .sa_handler = handler };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 int args_done(const struct rocectl *rc)

@@ -25,6 +25,12 @@ const char *arg_next(struct rocectl *rc);
  */
 int check_dev_name(const char *name, const char *what);
 
+/*
+ * handler for SIGINT and SIGTERM, without SA_RESTART: a signal ends the
+ * wait (poll, recv) of a command that runs until interrupted.
+ */
+void stop_on_signals(void (*handler)(int sig));
+
 /* Refuse leftover arguments: EXIT_OK, or EXIT_USAGE with a message. */
 int args_done(const struct rocectl *rc);
 

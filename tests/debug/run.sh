@@ -43,7 +43,9 @@ cd "$ROOT" || exit 1
 # machine, PFC changes and refusals, unloads in a storm; unprivileged
 # requests); what only they cover -- sent-pause storms, stall prevention,
 # the permission and namespace checks -- runs on 6.1 (permissions on 6.12
-# too) in make check. Left to "all": install
+# too) in make check. Also left to "full": hw_counters, whose kernel code
+# is the simulated RDMA device's (rocectl's QP hooks it drives, qps drives
+# too). Left to "all": install
 # (DKMS and udev), qp_counters (the RDMA core's own netlink), simnic and
 # qptraffic (the test tools' self-tests), check, and reconcile: this
 # kernel sends too slowly to congest its 40 Mbit/s bottleneck (RED marks
@@ -55,7 +57,7 @@ cd "$ROOT" || exit 1
 # goes last: a lockdep report turns lockdep off for the rest of the boot,
 # and its injected allocation failures reach the kernel's own error paths.
 DEFAULT_SCENARIOS="devices qps qp_stress wd_hold fuzz mlx5 races faults"
-FULL_SCENARIOS="${DEFAULT_SCENARIOS/ faults/} watchdog permissions faults"
+FULL_SCENARIOS="${DEFAULT_SCENARIOS/ faults/} watchdog permissions hw_counters faults"
 all=$(sed -n 's/^SCENARIOS=\${SCENARIOS:-"\(.*\)"}$/\1/p' tests/guest/run.sh)
 if [ "$*" = all ]; then
 	scenarios="${all/ faults/} faults"
@@ -174,12 +176,13 @@ warn=$(grep -E 'warning:|error:' "$OUT/module.log" | grep -v 'Wframe-larger-than
 result "build: rocectl.ko and rocectl_mlx5.ko build for $rel with no warning but frame sizes" $? \
 	"$warn$(tail -n 5 "$OUT/module.log")"
 
-make -s -C "$dir/src" M="$work/tests/simnic" modules > "$OUT/simnic.log" 2>&1
+{ make -s -C "$dir/src" M="$work/tests/simnic" modules &&
+	make -s -C "$dir/src" M="$work/tests/simrdma" modules; } > "$OUT/simnic.log" 2>&1
 code=$?
 frames "$OUT/simnic.log"
 warn=$(grep -E 'warning:|error:' "$OUT/simnic.log" | grep -v 'Wframe-larger-than' | head -n 3)
 [ $code -eq 0 ] && [ -z "$warn" ]
-result "build: simnic.ko builds for $rel with no warning but frame sizes" $? "$warn$(tail -n 5 "$OUT/simnic.log")"
+result "build: simnic.ko and simrdma.ko build for $rel with no warning but frame sizes" $? "$warn$(tail -n 5 "$OUT/simnic.log")"
 
 { make -s -C user && make -s -C tests/tools; } > "$OUT/user.log" 2>&1
 result "build: rocectl and the test tools build" $? "$(tail -n 5 "$OUT/user.log")"

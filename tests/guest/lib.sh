@@ -197,6 +197,14 @@ simnic_pair() {
 	echo "$1 $2" > "$SIM/new_pair" && ip link set "$1" up && ip link set "$2" up
 }
 
+# The simulated RDMA device with hardware counters (tests/simrdma): the
+# module loaded if it is not, device $1 made over netdev $2.
+SRD=/sys/kernel/debug/simrdma
+simrdma_dev() {
+	grep -q "^simrdma " /proc/modules || { modprobe ib_core && insmod "$ROOT/tests/simrdma/simrdma.ko"; } || return 1
+	echo "$1 $2" > "$SRD/new_device"
+}
+
 # rxe0 on veth1 (192.0.2.1) and rxe1 on veth2 (192.0.2.2), routed as two
 # hosts: their traffic really crosses the veth (see two_hosts).
 two_rxe_hosts() {

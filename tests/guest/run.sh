@@ -12,11 +12,12 @@ RESULTS=$out/results.tap
 : > "$RESULTS"
 mkdir -p "$out/scenarios"
 
-SCENARIOS=${SCENARIOS:-"install devices qps qp_counters qp_stress reconcile watchdog wd_hold faults fuzz permissions simnic check exporter journal qptraffic races mlx5"}
+SCENARIOS=${SCENARIOS:-"install devices qps qp_counters hw_counters qp_stress reconcile watchdog wd_hold faults fuzz permissions simnic check exporter journal qptraffic races mlx5"}
 
 clean_slate() {
 	grep -q '^rocectl_mlx5 ' /proc/modules && rmmod rocectl_mlx5
 	grep -q '^rocectl ' /proc/modules && rmmod rocectl
+	grep -q '^simrdma ' /proc/modules && rmmod simrdma
 	for l in $(rdma link show 2>/dev/null | awk '{print $2}' | cut -d/ -f1); do
 		timeout 20 rdma link del "$l"
 	done

@@ -25,6 +25,7 @@
 #include "qp_type_test.h"
 #include "mlx5/mlx5_test.h"
 #include "qp_counters_test.h"
+#include "qp_follow_test.h"
 
 static int failed;
 
@@ -366,5 +367,6 @@ int main(void)
 	prom_tests(report);
 	failed += mlx5_tests();
 	failed += qp_counters_tests();
+	failed += qp_follow_tests();
 	return failed ? 1 : 0;
 }

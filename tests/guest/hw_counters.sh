@@ -1,0 +1,266 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: hardware per-QP counters on a device that has them -- the
+# simulated RDMA device (tests/simrdma), which binds QPs to counter sets as
+# mlx5 does and sees no packet in the kernel, as hardware RoCE. Through the
+# real RDMA core and its netlink, with rdma(8) as the reference:
+#   - its QPs as rocectl and rdma(8) see them; the module counts none;
+#   - qp counters bind/unbind by hand; the values the test injects appear
+#     under the QP in qp stats (JSON and text), as rdma(8) reads them; the
+#     port's totals keep what unbound and released counters counted;
+#   - qp counters follow with 200 QPs and 64 counters: 64 bound, the
+#     running-out said once, the rest bound as QPs are destroyed and as
+#     counters free up, each followed QP's values exactly what was set;
+#   - follow's bad policies, an unprivileged follow, policy lines in a file
+#     (apply checks them), max;
+#   - the port's optional counters: shown, enabled and disabled, as
+#     rdma(8) reads them back; their values with the port's (dev stats),
+#     counted only while enabled, never under a QP;
+#   - unloads in either order, the netdev going, the kernel log clean.
+. "$(dirname "$0")/lib.sh"
+plan 13
+W=$(mktemp -d)
+D=$SRD/srd0
+
+kmsg_mark
+veth_pair 1 2
+simrdma_dev srd0 veth1 || fail "simrdma srd0"
+module_load || fail "load"
+
+# The RC QPs of srd0 as rdma(8) and rocectl list them: "QPN STATE" lines.
+rdma_qps() { rdma -j resource show qp link srd0 | jq -r '.[] | select(.type == "RC") | "\(.lqpn) \(.state)"' | sort -n; }
+rc_qps() { rc -j qp show dev srd0 | jq -r '.[] | select(.type == "RC") | "\(.lqpn) \(.state)"' | sort -n; }
+# Counters bound on srd0, as rdma(8) reads them: "CNTN QPN" lines.
+rdma_bound() { rdma -j statistic qp show link srd0/1 | jq -r '.[] | .cntn as $c | .lqpn[]? | "\($c) \(.)"' | sort -n; }
+nbound() { rdma -j statistic qp show link srd0/1 | jq '[.[] | .lqpn[]?] | length'; }
+state() { sed -n "s/^$1 //p" "$D/state"; }
+# is VALUE CMD...: CMD prints VALUE (for busywait, which runs CMD anew).
+is() { [ "$("${@:2}")" = "$1" ]; }
+srd0_link() { rdma link show srd0/1 2>/dev/null; }
+events() { grep -c "\"event\":\"$1\"" "${2:-$W/f.json}"; }
+
+# --- the device and its QPs ----------------------------------------------------------
+check_eq "$(rdma -j link show srd0/1 | jq -r '.[0] | "\(.state) \(.netdev)"')" "ACTIVE veth1" "rdma link show srd0/1"
+check_eq "$(rc -j dev show srd0 | jq -r '.[0].ports[0] | "\(.state) \(.netdev)"' 2>&1)" "ACTIVE veth1" "rocectl dev show srd0"
+echo "create 8" > "$D/qps" || fail "create 8 QPs"
+echo "modify all rts 106" > "$D/qps" || fail "move them to RTS"
+check_eq "$(rdma_qps | wc -l)" 8 "RC QPs rdma(8) lists"
+check_eq "$(rc_qps)" "$(rdma_qps)" "rocectl's QPs and states against rdma(8)'s"
+check_eq "$(rc -j qp show dev srd0 | jq -c '[.[] | select(.type == "RC") | [.comm, .dscp, .ecn, .mtu]] | unique')" \
+	'[["simrdma",26,2,1024]]' "owner, DSCP, ECN and MTU of the RC QPs"
+check_eq "$(rc -j qp stats dev srd0 | jq -c '[.[] | .counters_source] | unique')" '["none"]' \
+	"the module counts no packet of theirs (hardware RoCE)"
+log_test "srd0 over veth1: its QPs (8 RC in RTS, DSCP 26, ECN 2) as rdma(8) lists them; the module sees no packet of theirs"
+
+# --- binding by hand ------------------------------------------------------------------
+qpns=$(rdma_qps | awk '{print $1}')
+a=$(echo "$qpns" | sed -n 1p)
+b=$(echo "$qpns" | sed -n 2p)
+out=$(rc -j qp counters bind dev srd0 qpn "$a" 2>&1); code=$?
+check_eq "$code" 0 "bind $a: exit"
+cntn=$(printf '%s' "$out" | jq -r '.counter' 2>/dev/null)
+check_eq "$(rdma_bound)" "$cntn $a" "what rdma(8) says is bound"
+check_eq "$(rc -j qp counters show dev srd0 | jq -r '.[] | "\(.counter) \(.lqpns[0])"' 2>&1)" "$cntn $a" \
+	"qp counters show against rdma(8)"
+echo "$a out_of_sequence 7" > "$D/inject" && echo "$a rnr_nak_retry_err 3" > "$D/inject" &&
+	echo "$b out_of_sequence 5" > "$D/inject" || fail "inject"
+rc -j qp stats dev srd0 > "$W/st.json"
+check_eq "$(jq -c ".[] | select(.lqpn == $a) | .hw_counters | [.counter, .source, .counters.out_of_sequence, .counters.rnr_nak_retry_err, .counters.packet_seq_err]" "$W/st.json")" \
+	"[$cntn,\"driver\",7,3,0]" "QP $a's hardware counters in qp stats"
+check_eq "$(jq -c ".[] | select(.lqpn == $a) | .hw_counters.counters" "$W/st.json")" \
+	"$(rdma -j statistic qp show link srd0/1 | jq -c ".[] | select(.cntn == $cntn) | del(.ifname, .port, .ifindex, .cntn, .\"qp-type\", .pid, .comm, .lqpn)")" \
+	"QP $a's counters against rdma(8)'s for counter $cntn"
+check_eq "$(jq -c "[.[] | select(.lqpn != $a) | has(\"hw_counters\")] | unique" "$W/st.json")" '[false]' \
+	"no other QP has hardware counters"
+rc qp stats dev srd0 > "$W/st.txt" 2>&1
+check_match "$(cat "$W/st.txt")" "lqpn $a .*$" "text: QP $a listed"
+check_match "$(grep -A3 "lqpn $a " "$W/st.txt")" "counter $cntn.*out_of_sequence 7" "text: QP $a's hardware counter line"
+check_eq "$(rdma -j statistic show link srd0/1 | jq '.[0].out_of_sequence')" 12 "the port's total: bound and unbound QPs"
+log_test "bind by hand: counter $cntn as rdma(8) shows it; the injected values under QP $a in qp stats (JSON, text), as rdma(8) reads them; port total 12"
+
+out=$(rc qp counters unbind dev srd0 qpn "$a" 2>&1); code=$?
+check_eq "$code" 0 "unbind $a: exit ($out)"
+check_eq "$(rdma_bound)" "" "bound after unbind"
+check_eq "$(state counters_used)" 0 "the device's counter sets in use after unbind"
+check_eq "$(rdma -j statistic show link srd0/1 | jq '.[0].out_of_sequence')" 12 "the port's total keeps the released counter's"
+check_eq "$(rc -j qp stats dev srd0 | jq '[.[] | select(has("hw_counters"))] | length')" 0 "QPs with hardware counters after unbind"
+log_test "unbind: the counter set freed (the device's own count), nothing bound, the port's total unchanged"
+
+# --- follow: 200 QPs, 64 counters --------------------------------------------------------
+echo 64 > "$D/counters_max"
+# Not rc (its time limit): follow runs until it is stopped.
+"$ROCECTL" -j qp counters follow dev srd0 type RC > "$W/f.json" 2> "$W/f.err" &
+FOLLOW=$!
+# The 8 QPs in RTS already are bound at start.
+busywait 20000 is 8 nbound || fail "at start: $(nbound) bound, expected the 8 QPs in RTS"
+echo "create 192" > "$D/qps" || fail "create 192 more"
+echo "modify all rts" > "$D/qps" || fail "move all to RTS"
+check_eq "$(rdma_qps | grep -c ' RTS$')" 200 "RC QPs in RTS (rdma)"
+busywait 30000 is 64 nbound || fail "bound: $(nbound), expected 64"
+busywait 10000 grep -q '"exhausted"' "$W/f.json" || fail "no exhausted event: $(tail -n 3 "$W/f.json")"
+sleep 3	# a retry period: nothing more is bound, nothing said twice
+check_eq "$(nbound)" 64 "bound after a retry period"
+check_eq "$(grep -c '"exhausted"' "$W/f.json")" 1 "exhausted events (said once)"
+check_eq "$(grep -c '"event":"bind"' "$W/f.json")" 64 "bind events"
+check_eq "$(state counters_used)" 64 "the device's counter sets in use"
+check_eq "$(rdma_bound | awk '{print $2}' | sort -n | uniq | wc -l)" 64 "distinct QPs bound"
+check_eq "$(rdma_bound | awk '{print $1}' | sort -n | uniq | wc -l)" 64 "one counter each"
+check_eq "$(( $(rdma_qps | wc -l) - $(nbound) ))" 136 "RC QPs left unbound (rdma)"
+log_test "follow, 200 RC QPs, 64 counters: the 8 in RTS bound at start, 64 in all, one counter each; running out said once; 136 left unbound"
+
+# Each followed QP's counter set counts its own events: out_of_sequence = its QPN.
+for q in $(rdma_bound | awk '{print $2}'); do
+	echo "$q out_of_sequence $q" > "$D/inject" || fail "inject $q"
+done
+rc -j qp stats dev srd0 > "$W/st.json"
+check_eq "$(jq -c '[.[] | select(has("hw_counters")) | select(.hw_counters.counters.out_of_sequence != .lqpn)] | length' "$W/st.json")" 0 \
+	"followed QPs whose out_of_sequence is not what was set"
+check_eq "$(jq -c '[.[] | select(has("hw_counters")) | "\(.hw_counters.counter) \(.lqpn)"] | sort' "$W/st.json")" \
+	"$(rdma_bound | jq -Rsc 'split("\n") | map(select(length > 0)) | sort')" "qp stats' bindings against rdma(8)'s"
+check_eq "$(rdma -j statistic qp show link srd0/1 | jq '[.[] | select(.out_of_sequence != .lqpn[0])] | length')" 0 \
+	"rdma(8)'s values against what was set"
+log_test "the values set per followed QP (64 of them) appear under each in qp stats -j, as rdma(8) reads them"
+
+# Destroying 10 followed QPs frees 10 counters: 10 waiting QPs get them.
+gone=$(rdma_bound | awk '{print $2}' | head -n 10)
+for q in $gone; do echo "destroy $q" > "$D/qps" || fail "destroy $q"; done
+busywait 20000 is 10 events release ||
+	fail "release events: $(grep -c '"event":"release"' "$W/f.json")"
+busywait 20000 is 74 events bind ||
+	fail "bind events: $(grep -c '"event":"bind"' "$W/f.json"), expected 74"
+check_eq "$(nbound)" 64 "bound after 10 destroyed"
+for q in $gone; do
+	rdma_bound | awk '{print $2}' | grep -qx "$q" && fail "destroyed QP $q still bound"
+done
+check_eq "$(( $(rdma_qps | wc -l) - $(nbound) ))" 126 "RC QPs left unbound"
+log_test "10 followed QPs destroyed: their counters released (10 release events), 10 waiting QPs bound"
+
+# More counters: every waiting QP is bound at the next retry; said once.
+echo 256 > "$D/counters_max"
+busywait 20000 is 190 nbound || fail "bound: $(nbound), expected 190"
+busywait 10000 grep -q '"recovered"' "$W/f.json" || fail "no recovered event"
+check_eq "$(( $(rdma_qps | wc -l) - $(nbound) ))" 0 "RC QPs left unbound"
+refused=$(state bind_refused)
+check_eq "$([ "$refused" -lt 64 ] && echo few)" few "counter refusals while waiting: $refused (one a look, not one a QP)"
+log_test "counters freed up: the 126 waiting QPs bound, recovery said once; follow asked once a look while none was left"
+
+# Every QP destroyed: every counter released.
+echo "destroy all" > "$D/qps" || fail "destroy all"
+busywait 20000 is 0 state counters_used || fail "counter sets in use: $(state counters_used)"
+check_eq "$(rdma_bound)" "" "bound after destroy all"
+busywait 10000 is 200 events release ||
+	fail "release events: $(grep -c '"event":"release"' "$W/f.json"), expected 200"
+kill "$FOLLOW"; wait "$FOLLOW"; code=$?
+check_eq "$code" 0 "follow's exit on SIGTERM"
+check_eq "$(grep -v '^Warning: the objects changed' "$W/f.err")" "" "follow's stderr"
+check_eq "$(jq -c 'select(.event != "bind" and .event != "release") | .event' "$W/f.json" | jq -sc .)" \
+	'["exhausted","recovered"]' "follow's other events"
+log_test "QPs destroyed: every counter released (200 release events, none in use); follow ends cleanly on SIGTERM"
+
+# --- follow's bad policies, permissions, a policy file ----------------------------------
+before=$(rdma_bound)
+bad() {	# bad REGEX ARGS...
+	local re=$1 out code
+	shift
+	out=$(rc qp counters follow "$@" 2>&1); code=$?
+	check_eq "$code" 2 "exit of follow $*"
+	check_match "$out" "$re" "message of follow $*"
+}
+bad 'unknown qp counters follow argument "foo"' dev srd0 foo
+bad 'port N needs dev DEV' port 1
+bad 'type "BOGUS" is not a QP type' type BOGUS
+bad 'max "0" is not a number from 1' max 0
+bad 'dev needs a value|an RDMA device' dev
+bad 'comm needs a command name' comm
+echo "create 2" > "$D/qps" && echo "modify all rts" > "$D/qps" || fail "2 QPs"
+mkdir -p -m 755 /run/nobody && install -m 755 "$ROCECTL" /run/nobody/rocectl
+out=$(timeout "$T" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all -- \
+	/run/nobody/rocectl qp counters follow dev srd0 2>&1); code=$?
+check_eq "$code" 4 "unprivileged follow: exit"
+check_eq "$out" "Error: permission denied: this needs CAP_NET_ADMIN (run as root)." "unprivileged follow: message"
+check_eq "$(rdma_bound)" "$before" "bound after the refused follows"
+log_test "follow: bad policies are usage errors (exit 2), an unprivileged follow is refused by the kernel (exit 4); nothing bound"
+
+cat > "$W/follow-test.conf" <<EOF
+# two policies: the first caps srd0's RC QPs at 1
+qp counters follow dev srd0 type RC max 1
+qp counters follow dev nosuch0
+EOF
+out=$(rc apply "$W/follow-test.conf" 2>&1); code=$?
+check_eq "$code" 0 "apply of a file with follow lines ($out)"
+check_eq "$(rdma_bound)" "$before" "apply binds nothing"
+printf 'qp counters follow dev srd0 bogus 1\n' > "$W/follow-bad.conf"
+out=$(rc apply "$W/follow-bad.conf" 2>&1); code=$?
+check_eq "$code" 2 "apply of a bad follow line: exit"
+check_match "$out" 'follow-bad.conf:1: .*unknown qp counters follow argument "bogus"' "apply of a bad follow line: message"
+"$ROCECTL" -j qp counters follow file "$W/follow-test.conf" > "$W/f2.json" 2> "$W/f2.err" &
+FOLLOW=$!
+busywait 20000 is 1 nbound || fail "bound with max 1: $(nbound)"
+sleep 3
+check_eq "$(nbound)" 1 "bound with max 1, a retry period later"
+check_eq "$(jq -r 'select(.event == "exhausted") | .waiting' "$W/f2.json")" 1 "QPs waiting under max 1"
+log_test "policy lines in a file: apply checks them and binds nothing, a bad one is FILE:LINE; follow file runs them (max 1: one bound, one waits)"
+
+# --- optional counters ---------------------------------------------------------------
+rdma_opt() { rdma -j statistic mode link srd0/1 | jq -c '.[0]["optional-counters"] // [] | sort'; }
+rc_opt() { rc -j qp counters optional show dev srd0 | jq -c '.[0].optional | to_entries | map(select(.value) | .key) | sort'; }
+check_eq "$(rc -j qp counters optional show dev srd0 | jq -c '.[0].optional | keys')" \
+	"$(rdma -j statistic mode supported link srd0/1 | jq -c '.[0]["supported optional-counters"] | sort')" \
+	"the optional counters srd0 has, against rdma statistic mode supported"
+check_eq "$(rc_opt)" "[]" "enabled at first"
+out=$(rc qp counters optional set dev srd0 cc_rx_ce_pkts,cc_tx_cnp_pkts 2>&1); code=$?
+check_eq "$code" 0 "set: exit ($out)"
+check_eq "$out" "link srd0/1 scope port optional cc_rx_ce_pkts on cc_rx_cnp_pkts off cc_tx_cnp_pkts on" "set: what it prints"
+check_eq "$(rdma_opt)" '["cc_rx_ce_pkts","cc_tx_cnp_pkts"]' "enabled after set, as rdma(8) reads them"
+out=$(rc qp counters optional unset dev srd0 port 1 cc_tx_cnp_pkts 2>&1); code=$?
+check_eq "$code" 0 "unset: exit ($out)"
+check_eq "$(rdma_opt)" '["cc_rx_ce_pkts"]' "enabled after unset, as rdma(8) reads them"
+check_eq "$(rc_opt)" '["cc_rx_ce_pkts"]' "enabled after unset, as rocectl reads them"
+q=$(rdma_qps | awk 'NR == 1 {print $1}')
+echo "$q cc_rx_ce_pkts 9" > "$D/inject" && echo "$q cc_tx_cnp_pkts 4" > "$D/inject" || fail "inject optional"
+check_eq "$(rc -j dev stats srd0 | jq -c '.[0].counters | [.cc_rx_ce_pkts, .cc_tx_cnp_pkts]')" '[9,null]' \
+	"dev stats: the enabled one counted, the disabled one neither counted nor shown"
+check_eq "$(rdma -j statistic show link srd0/1 | jq -c '.[0] | [.cc_rx_ce_pkts, .cc_tx_cnp_pkts]')" '[9,null]' \
+	"rdma statistic show, the same"
+check_eq "$(rc -j qp stats dev srd0 | jq '[.. | objects | select(has("cc_rx_ce_pkts"))] | length')" 0 \
+	"optional counters under a QP in qp stats"
+before=$(rdma_opt)
+out=$(rc qp counters optional set dev srd0 bogus 2>&1); code=$?
+check_eq "$code" 2 "set an unknown counter: exit"
+check_eq "$out" 'Error: "bogus" is not an optional counter of srd0 port 1: it has cc_rx_ce_pkts, cc_rx_cnp_pkts, cc_tx_cnp_pkts.' \
+	"set an unknown counter: message"
+out=$(rc qp counters optional set dev srd0 2>&1); code=$?
+check_eq "$code" 2 "set without names: exit ($out)"
+out=$(rc qp counters optional show dev nosuch0 2>&1); code=$?
+check_eq "$code" 2 "show an unknown device: exit ($out)"
+out=$(timeout "$T" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all -- \
+	/run/nobody/rocectl qp counters optional unset dev srd0 cc_rx_ce_pkts 2>&1); code=$?
+check_eq "$code" 4 "unprivileged unset: exit"
+check_eq "$out" "Error: permission denied: this needs CAP_NET_ADMIN (run as root)." "unprivileged unset: message"
+check_eq "$(rdma_opt)" "$before" "enabled after the refused requests"
+log_test "optional counters: shown as rdma(8) lists them, set and unset as it reads them back; counted per port only while enabled (dev stats, rdma), never under a QP; bad requests change nothing"
+
+# --- unloads in either order; the netdev going --------------------------------------------
+rmmod rocectl || fail "rmmod rocectl with QPs bound and follow running"
+wait "$FOLLOW"; code=$?
+check_eq "$code" 3 "follow's exit when the module goes ($(cat "$W/f2.err"))"
+check_match "$(cat "$W/f2.err")" "module was unloaded" "follow's message when the module goes"
+check_eq "$(nbound)" 1 "the binding outlives rocectl (the RDMA core's)"
+module_load || fail "reload"
+check_eq "$(rc_qps | wc -l)" 2 "rocectl finds srd0's QPs again"
+rmmod simrdma || fail "rmmod simrdma under rocectl"
+check_eq "$(rc -j dev show | jq '[.[] | select(.ifname == "srd0")] | length')" 0 "srd0 gone from rocectl"
+check_eq "$(rc -j qp show | jq '[.[] | select(.ifname == "srd0")] | length')" 0 "srd0's QPs gone from rocectl"
+simrdma_dev srd0 veth1 || fail "srd0 again"
+echo "create 3" > "$D/qps" && echo "modify all rts" > "$D/qps" && rc qp counters bind dev srd0 qpn "$(rdma_qps | awk 'NR == 1 {print $1}')" > /dev/null ||
+	fail "QPs and a binding on the new srd0"
+ip link del veth1
+busywait 10000 is "" srd0_link || fail "srd0 outlived its netdev"
+check_eq "$(rc -j dev show | jq '[.[] | select(.ifname == "srd0")] | length')" 0 "srd0 gone from rocectl with its netdev"
+module_unload || fail "rmmod rocectl"
+rmmod simrdma || fail "rmmod simrdma last"
+log_test "rocectl unloaded under bound QPs (follow exits 3, bindings stay), reloaded; simrdma unloaded under rocectl; the device goes with its netdev"
+
+rm -f /run/nobody/rocectl
+kmsg_check
+rm -rf "$W"

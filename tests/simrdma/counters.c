@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * simrdma: hardware counters, modelled on mlx5's Q counters.
+ *
+ * A QP's events (injected by the test, debugfs "inject") are counted by
+ * the counter set it is bound to at that moment, else by the port's own
+ * set (what get_hw_stats reports). The RDMA core adds the bound sets, and
+ * the history of freed ones, to the port's: the port's totals hold every
+ * event. Counter sets are allocated when the core binds a QP to a new
+ * counter, up to counters_max (the device's limit: the core answers
+ * ENOMEM when it is reached), and freed with the counter.
+ * The optional counters (the congestion ones) count per port only, while
+ * enabled.
+ */
+#include "simrdma.h"
+
+const struct rdma_stat_desc simrdma_stat_descs[SIMRDMA_NUM_STATS] = {
+	[SIMRDMA_RX_WRITE_REQUESTS].name = "rx_write_requests",
+	[SIMRDMA_RX_READ_REQUESTS].name = "rx_read_requests",
+	[SIMRDMA_OUT_OF_BUFFER].name = "out_of_buffer",
+	[SIMRDMA_OUT_OF_SEQUENCE].name = "out_of_sequence",
+	[SIMRDMA_DUPLICATE_REQUEST].name = "duplicate_request",
+	[SIMRDMA_RNR_NAK_RETRY_ERR].name = "rnr_nak_retry_err",
+	[SIMRDMA_PACKET_SEQ_ERR].name = "packet_seq_err",
+	[SIMRDMA_IMPLIED_NAK_SEQ_ERR].name = "implied_nak_seq_err",
+	[SIMRDMA_LOCAL_ACK_TIMEOUT_ERR].name = "local_ack_timeout_err",
+	[SIMRDMA_CC_RX_CE_PKTS] = {
+		.name = "cc_rx_ce_pkts", .flags = IB_STAT_FLAG_OPTIONAL },
+	[SIMRDMA_CC_RX_CNP_PKTS] = {
+		.name = "cc_rx_cnp_pkts", .flags = IB_STAT_FLAG_OPTIONAL },
+	[SIMRDMA_CC_TX_CNP_PKTS] = {
+		.name = "cc_tx_cnp_pkts", .flags = IB_STAT_FLAG_OPTIONAL },
+};
+
+int simrdma_stat_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < SIMRDMA_NUM_STATS; i++)
+		if (!strcmp(simrdma_stat_descs[i].name, name))
+			return i;
+	return -EINVAL;
+}
+
+/*
+ * Port and counter stats share the descriptors, so that the core's sums
+ * over both stay within each (get_running_counters_hwstat_sum); the
+ * optional counters start disabled, as the core expects of a driver.
+ */
+static struct rdma_hw_stats *simrdma_alloc_stats(void)
+{
+	struct rdma_hw_stats *stats;
+	int i;
+
+	stats = rdma_alloc_hw_stats_struct(simrdma_stat_descs,
+					   SIMRDMA_NUM_STATS,
+					   RDMA_HW_STATS_DEFAULT_LIFESPAN);
+	if (!stats)
+		return NULL;
+	for (i = SIMRDMA_NUM_Q; i < SIMRDMA_NUM_STATS; i++)
+		set_bit(i, stats->is_disabled);
+	return stats;
+}
+
+static struct rdma_hw_stats *simrdma_alloc_port_stats(struct ib_device *ibdev,
+						      u32 port)
+{
+	return simrdma_alloc_stats();
+}
+
+static int simrdma_get_hw_stats(struct ib_device *ibdev,
+				struct rdma_hw_stats *stats, u32 port,
+				int index)
+{
+	struct simrdma_dev *sd = to_sdev(ibdev);
+	int i;
+
+	if (!port)
+		return -EINVAL;
+	mutex_lock(&sd->lock);
+	for (i = 0; i < SIMRDMA_NUM_Q; i++)
+		stats->value[i] = sd->def.value[i];
+	for (i = SIMRDMA_NUM_Q; i < SIMRDMA_NUM_STATS; i++)
+		stats->value[i] = sd->opt[i - SIMRDMA_NUM_Q];
+	mutex_unlock(&sd->lock);
+	return SIMRDMA_NUM_STATS;
+}
+
+static int simrdma_modify_hw_stat(struct ib_device *ibdev, u32 port,
+				  unsigned int index, bool enable)
+{
+	struct simrdma_dev *sd = to_sdev(ibdev);
+
+	if (index < SIMRDMA_NUM_Q || index >= SIMRDMA_NUM_STATS)
+		return -EINVAL;
+	mutex_lock(&sd->lock);
+	if (enable)
+		__set_bit(index - SIMRDMA_NUM_Q, &sd->opt_enabled);
+	else
+		__clear_bit(index - SIMRDMA_NUM_Q, &sd->opt_enabled);
+	mutex_unlock(&sd->lock);
+	return 0;
+}
+
+static struct rdma_hw_stats *
+simrdma_counter_alloc_stats(struct rdma_counter *counter)
+{
+	return simrdma_alloc_stats();
+}
+
+/* A new counter (id 0) gets a counter set of its own, if one is left. */
+static int simrdma_counter_bind_qp(struct rdma_counter *counter,
+				   struct ib_qp *ibqp)
+{
+	struct simrdma_dev *sd = to_sdev(ibqp->device);
+	int err = 0;
+	u32 i;
+
+	mutex_lock(&sd->lock);
+	if (!counter->id) {
+		if (sd->counters_used >= sd->counters_max) {
+			sd->bind_refused++;
+			err = -ENOSPC;
+			goto out;
+		}
+		for (i = 0; i < SIMRDMA_COUNTERS_LIMIT && sd->hwc[i].used; i++)
+			;
+		if (i == SIMRDMA_COUNTERS_LIMIT) {
+			err = -ENOSPC;
+			goto out;
+		}
+		memset(&sd->hwc[i], 0, sizeof(sd->hwc[i]));
+		sd->hwc[i].used = true;
+		sd->counters_used++;
+		counter->id = i + 1;
+	}
+	to_sqp(ibqp)->hwc = counter->id;
+	/* The driver records the binding, as mlx5 does: the core reads it. */
+	ibqp->counter = counter;
+out:
+	mutex_unlock(&sd->lock);
+	return err;
+}
+
+static int simrdma_counter_unbind_qp(struct ib_qp *ibqp)
+{
+	struct simrdma_dev *sd = to_sdev(ibqp->device);
+
+	mutex_lock(&sd->lock);
+	to_sqp(ibqp)->hwc = 0;
+	ibqp->counter = NULL;
+	mutex_unlock(&sd->lock);
+	return 0;
+}
+
+static int simrdma_counter_dealloc(struct rdma_counter *counter)
+{
+	struct simrdma_dev *sd = to_sdev(counter->device);
+
+	if (!counter->id || counter->id > SIMRDMA_COUNTERS_LIMIT)
+		return 0;
+	mutex_lock(&sd->lock);
+	if (sd->hwc[counter->id - 1].used) {
+		sd->hwc[counter->id - 1].used = false;
+		sd->counters_used--;
+	}
+	mutex_unlock(&sd->lock);
+	return 0;
+}
+
+static int simrdma_counter_update_stats(struct rdma_counter *counter)
+{
+	struct simrdma_dev *sd = to_sdev(counter->device);
+	int i;
+
+	if (!counter->id || counter->id > SIMRDMA_COUNTERS_LIMIT)
+		return -EINVAL;
+	mutex_lock(&sd->lock);
+	for (i = 0; i < SIMRDMA_NUM_Q; i++)
+		counter->stats->value[i] = sd->hwc[counter->id - 1].value[i];
+	mutex_unlock(&sd->lock);
+	return 0;
+}
+
+/* N events of STAT on QP QPN, counted where the hardware would. */
+int simrdma_inject(struct simrdma_dev *sd, u32 qpn, int stat, u64 n)
+{
+	struct simrdma_qp *sq;
+	int err = 0;
+
+	if (stat < 0 || stat >= SIMRDMA_NUM_STATS)
+		return -EINVAL;
+	mutex_lock(&sd->lock);
+	sq = xa_load(&sd->qps, qpn);
+	if (!sq) {
+		err = -ENOENT;
+	} else if (stat >= SIMRDMA_NUM_Q) {
+		if (test_bit(stat - SIMRDMA_NUM_Q, &sd->opt_enabled))
+			sd->opt[stat - SIMRDMA_NUM_Q] += n;
+	} else if (sq->hwc) {
+		sd->hwc[sq->hwc - 1].value[stat] += n;
+	} else {
+		sd->def.value[stat] += n;
+	}
+	mutex_unlock(&sd->lock);
+	return err;
+}
+
+const struct ib_device_ops simrdma_counter_ops = {
+	.alloc_hw_port_stats = simrdma_alloc_port_stats,
+	.get_hw_stats = simrdma_get_hw_stats,
+	.modify_hw_stat = simrdma_modify_hw_stat,
+	.counter_bind_qp = simrdma_counter_bind_qp,
+	.counter_unbind_qp = simrdma_counter_unbind_qp,
+	.counter_dealloc = simrdma_counter_dealloc,
+	.counter_alloc_stats = simrdma_counter_alloc_stats,
+	.counter_update_stats = simrdma_counter_update_stats,
+};

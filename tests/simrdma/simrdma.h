@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * simrdma: a simulated RoCE device for tests only (see README).
+ */
+#ifndef SIMRDMA_H
+#define SIMRDMA_H
+
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+#include "compat.h"
+
+#define SIMRDMA_PORT		1
+#define SIMRDMA_GID_TBL_LEN	16
+#define SIMRDMA_MAX_QP		4096
+#define SIMRDMA_QPN_FIRST	16
+#define SIMRDMA_QPN_LAST	0xffffff
+/* Hardware counter sets the device can have at most (counters_max <= this). */
+#define SIMRDMA_COUNTERS_LIMIT	1024
+#define SIMRDMA_COUNTERS_DEFAULT 64
+
+/*
+ * The counters, as mlx5 names them: a Q counter set has the first
+ * SIMRDMA_NUM_Q; the optional congestion counters follow, per port only
+ * (the kernels this tests bind no optional counter per QP).
+ */
+enum simrdma_stat {
+	SIMRDMA_RX_WRITE_REQUESTS,
+	SIMRDMA_RX_READ_REQUESTS,
+	SIMRDMA_OUT_OF_BUFFER,
+	SIMRDMA_OUT_OF_SEQUENCE,
+	SIMRDMA_DUPLICATE_REQUEST,
+	SIMRDMA_RNR_NAK_RETRY_ERR,
+	SIMRDMA_PACKET_SEQ_ERR,
+	SIMRDMA_IMPLIED_NAK_SEQ_ERR,
+	SIMRDMA_LOCAL_ACK_TIMEOUT_ERR,
+	SIMRDMA_NUM_Q,
+	SIMRDMA_CC_RX_CE_PKTS = SIMRDMA_NUM_Q,
+	SIMRDMA_CC_RX_CNP_PKTS,
+	SIMRDMA_CC_TX_CNP_PKTS,
+	SIMRDMA_NUM_STATS,
+};
+
+/* One hardware counter set: what the QPs bound to it did while bound. */
+struct simrdma_hwc {
+	bool used;
+	u64 value[SIMRDMA_NUM_Q];
+};
+
+struct simrdma_dev {
+	struct ib_device ibdev;
+	/* The port's netdev, held; NULL once it unregisters. Under lock. */
+	struct net_device *netdev;
+	/* Serialises the fields below and every simrdma_qp's. */
+	struct mutex lock;
+	struct xarray qps;		/* simrdma_qp by QPN */
+	struct ida qpn_ida;
+	u32 counters_max;
+	u32 counters_used;
+	u32 bind_refused;		/* counter allocations refused */
+	struct simrdma_hwc def;		/* the port's: QPs bound to none */
+	struct simrdma_hwc *hwc;	/* [SIMRDMA_COUNTERS_LIMIT], id - 1 */
+	u64 opt[SIMRDMA_NUM_STATS - SIMRDMA_NUM_Q];
+	unsigned long opt_enabled;	/* bit i: optional counter NUM_Q + i */
+	/* The test's kernel QPs (test_qps.c), under test_lock. */
+	struct mutex test_lock;
+	struct ib_pd *pd;
+	struct ib_cq *cq;
+	struct xarray test_qps;		/* ib_qp by QPN */
+	bool removing;
+	struct dentry *ddir;
+};
+
+struct simrdma_qp {
+	struct ib_qp ibqp;
+	u32 hwc;			/* bound counter set's id, 0: none */
+	enum ib_qp_state state;
+	enum ib_mtu mtu;
+	u32 dest_qpn;
+	u32 rq_psn;
+	u32 sq_psn;
+	int access;
+	struct ib_qp_cap cap;
+};
+
+struct simrdma_pd {
+	struct ib_pd ibpd;
+};
+
+struct simrdma_cq {
+	struct ib_cq ibcq;
+};
+
+static inline struct simrdma_dev *to_sdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct simrdma_dev, ibdev);
+}
+
+static inline struct simrdma_qp *to_sqp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct simrdma_qp, ibqp);
+}
+
+/* verbs.c */
+extern const struct ib_device_ops simrdma_verbs_ops;
+int simrdma_port_state(struct simrdma_dev *sd, enum ib_port_state *state,
+		       int *mtu);
+
+/* counters.c */
+extern const struct ib_device_ops simrdma_counter_ops;
+extern const struct rdma_stat_desc simrdma_stat_descs[SIMRDMA_NUM_STATS];
+int simrdma_stat_index(const char *name);
+int simrdma_inject(struct simrdma_dev *sd, u32 qpn, int stat, u64 n);
+
+/* test_qps.c */
+int simrdma_test_qps_create(struct simrdma_dev *sd, unsigned int n);
+int simrdma_test_qps_modify(struct simrdma_dev *sd, u32 qpn, bool all,
+			    enum ib_qp_state to, u8 tclass);
+int simrdma_test_qps_destroy(struct simrdma_dev *sd, u32 qpn, bool all);
+void simrdma_test_qps_release(struct simrdma_dev *sd);
+
+/* debugfs.c */
+void simrdma_debugfs_init(void);
+void simrdma_debugfs_exit(void);
+void simrdma_debugfs_dev_add(struct simrdma_dev *sd, const char *name);
+void simrdma_debugfs_dev_del(struct simrdma_dev *sd);
+int simrdma_dev_new(const char *name, const char *ifname);
+int simrdma_dev_del(const char *name);
+
+#endif

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rocectl qp counters follow: a hardware counter for every QP a policy matches. */
+#ifndef ROCECTL_QP_FOLLOW_H
+#define ROCECTL_QP_FOLLOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct rocectl;
+
+/* Which QPs get a counter: each field set narrows; max 0: no cap. */
+struct follow_policy {
+	const char *dev;
+	uint32_t port;
+	bool has_port;
+	unsigned int type;
+	bool has_type;
+	const char *comm;
+	uint32_t pid;
+	bool has_pid;
+	uint32_t max;
+};
+
+/*
+ * The words after "qp counters follow" (they must outlive p): EXIT_OK, or
+ * EXIT_USAGE having said why. apply checks policy lines with it.
+ */
+int follow_policy_parse(int argc, char **argv, struct follow_policy *p);
+
+/* rocectl qp counters follow [ POLICY | file FILE ] */
+int qpc_follow(struct rocectl *rc);
+
+#endif
