@@ -196,7 +196,10 @@ echo "# debug guest: scenarios: $scenarios"
 # rocectl's QP cache for failslab's cache-filter (6.1's sysfs attribute is
 # read-only), so that fault injection can aim at those entries alone.
 append="loglevel=5 log_buf_len=16M kasan_multi_shot rcupdate.rcu_cpu_stall_timeout=60 slub_debug=A,rocectl_qp"
+# Two sockets of one cpu: this kernel has no ACPI, and the BIOS's MP table
+# lists one cpu a socket.
 ROCECTL_KERNEL=$dir/bzImage ROCECTL_KVER=$rel VM_MEM=${ROCECTL_DEBUG_MEM:-4096} VM_TIMEOUT=$dVMT \
+VM_SMP=2,sockets=2,cores=1,threads=1 \
 VM_APPEND="$append" \
 	tests/qemu/vm.sh "$OUT/guest" env ROCECTL_DKMS=0 T="$dT" SCENARIO_TIMEOUT="$dST" FUZZ_COUNT="$dFUZZ" UNLOAD_CYCLES="$dCYCLES" RACE_SECONDS="$dRACE" \
 	${ROCECTL_DEBUG_GUEST_ENV:-} bash tests/debug/guest-job.sh $scenarios > "$OUT/guest.log" 2>&1

@@ -80,7 +80,7 @@ out=$(rc apply "$POLICY" 2>&1)
 code=$?
 check_eq "$code" 2 "exit status (the first failing line's)"
 check_match "$out" "$POLICY:4: Error: .*prio" "line 4's error"
-check_match "$out" "$POLICY:5: Error: only \"watchdog set\", .*\"dcqcn set\" and \"check\" may appear" "line 5's error"
+check_match "$out" "$POLICY:5: Error: only \"watchdog set\", .*\"dcqcn set\", \"check\" and \"qp counters follow\" may appear" "line 5's error"
 check_match "$out" "$POLICY:6: Error: rocectl: no RDMA device has this name" "line 6's error"
 check_match "$out" "2 applied, 3 failed" "summary"
 watched sim0 3 || fail "line 2 not applied"

@@ -32,6 +32,8 @@ module_load || fail "load"
 log_test "setup: rxe0/rxe1 over a veth pair, simnic pair sim0/sim1 (PFC 3,4 on sim0)"
 
 now() { date +%s; }
+# atleast N: N a 60 s race asks for, in proportion to this race's S s (2 at least).
+atleast() { local n=$(( $1 * S / 60 )); echo $(( n < 2 ? 2 : n )); }
 rand_sleep() { sleep "0.$(printf '%03d' $((RANDOM % ${1:-300})))"; }	# up to $1 ms
 
 # The module's QPs are the RDMA core's, and as many as before.
@@ -114,7 +116,7 @@ race_a() {
 	check_eq "$(rc -j watchdog show | jq length)" 0 "watches left"
 	race_kmsg
 	# Last: the debug lane waives a short count alone (tests/debug/timing-waivers).
-	[ $dumps -ge 10 ] || fail "only $dumps tool dumps"
+	[ $dumps -ge "$(atleast 10)" ] || fail "only $dumps tool dumps"
 	echo "# a: $(( ($(date +%s%3N) - t0) / 1000 )) s: churn $(jq -c '{created}' "$W/churn0.json") $(jq -c '{created}' "$W/churn1.json"), $dumps tool dumps, hammer $(jq -c '.requests' "$W/hammer-a.json")"
 	log_test "a) ${S} s of QP churn on two devices under dumps and watchdog set/del with storms: QPs as rdma sees them, PFC back"
 }
@@ -146,7 +148,7 @@ race_c() {
 		n=$((n + 1))
 	done
 	wait $hm || fail "hammer: $(tail -c 300 "$W/hammer-c.err")"
-	[ $n -ge 3 ] || fail "only $n rdma_rxe cycles"
+	[ $n -ge "$(atleast 3)" ] || fail "only $n rdma_rxe cycles"
 	check_eq "$(rc -j dev show | jq -c '[.[].ifname] | sort')" '["rxe0","rxe1"]' "devices at the end"
 	qps_check "$(rdma -j resource show qp | jq length)" "after the cycles"
 	# The packet hooks follow rdma_rxe: counters of fresh traffic.
@@ -209,7 +211,7 @@ race_d() {
 	kill $mon; wait $mon
 	race_kmsg
 	# Last: the debug lane waives a short count alone (tests/debug/timing-waivers).
-	[ $n -ge 10 ] || fail "only $n pair cycles"
+	[ $n -ge "$(atleast 10)" ] || fail "only $n pair cycles"
 	echo "# d: $n pair deletions during storms in $(( ($(date +%s%3N) - t0) / 1000 )) s, $gone gone events, hammer $(jq -c '.requests' "$W/hammer-d.json")"
 	log_test "d) ${S} s of simnic pairs deleted during storms with forward watches, then rmmod simnic in a storm: watches dropped, survivor's PFC back"
 	# Back for race b.
@@ -276,7 +278,7 @@ race_b() {
 	# Last: fail() keeps the first failure, and the debug lane waives this
 	# one alone when rxe's counters show it retried (tests/debug/timing-waivers).
 	check_eq "$bad" 0 "traffic runs failed: $(grep '^bad' "$W/traffic-b.log" | head -n 2 | tr '\n' '|') rxe said: $(rxe_said)"
-	[ $n -ge 5 ] || fail "only $n unload cycles"
+	[ $n -ge "$(atleast 5)" ] || fail "only $n unload cycles"
 	echo "# b: $n unload/load cycles in $(( ($(date +%s%3N) - t0) / 1000 )) s ($busy busy retries), $runs traffic runs, hammer $(jq -c '{requests, family_gone, family_found, errors}' "$W/hammer-b.json")"
 	log_test "b) ${S} s of rocectl unload/load under traffic, a monitor and racing requests: traffic unharmed, PFC set back, no leak"
 }

@@ -34,10 +34,11 @@ echo $(( ${VM_TIMEOUT:-1800} - 60 )) > "$out/limit"
 	echo
 } > "$out/job"
 
-# Two cpus as two sockets: a kernel without ACPI (the debug lane's) finds
-# its cpus in the BIOS's MP table, which lists one cpu per socket.
+# VM_SMP: the cpus (default 2). The debug lane's kernel has no ACPI and
+# finds its cpus in the BIOS's MP table, which lists one cpu per socket:
+# it asks for two sockets.
 timeout --foreground -k 10 "${VM_TIMEOUT:-1800}" \
-	qemu-system-x86_64 -m "${VM_MEM:-2048}" -smp 2,sockets=2,cores=1,threads=1 -cpu max \
+	qemu-system-x86_64 -m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}" -cpu max \
 	-display none -monitor none -nic none -no-reboot \
 	-serial "file:$out/console.log" \
 	-kernel "$kernel" -initrd "$initrd" \
