@@ -369,6 +369,8 @@ void qpc_print_counter(const struct qpc_counter *c)
 	out_close_array();
 	out_text("%s ", c->nqpns ? "" : "none");
 	out_str("source", "source %s", QPC_SOURCE);
+	if (c->followed)
+		out_bool("followed", " followed", true);
 	out_text("\n    ");
 	print_values(c);
 	out_close_object();
@@ -385,13 +387,15 @@ void qpc_print_for_qp(const struct qpc_list *l, uint32_t dev_index,
 	out_open_object("hw_counters");
 	out_uint("counter", "\n    hw counter %" PRIu64 " ", c->id);
 	out_str("mode", NULL, mode_name(c->mode));
-	out_str("source", "(%s): ", QPC_SOURCE);
+	out_str("source", "(%s", QPC_SOURCE);
+	if (c->followed)
+		out_bool("followed", ", followed", true);
+	out_text("): ");
 	print_values(c);
 	out_close_object();
 }
 
 /* --- the RDMA devices, by name ------------------------------------------- */
-
 
 static int devs_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -615,6 +619,7 @@ static int qpc_show(struct rocectl *rc)
 			err = nl_report(&rdma, &e);
 	}
 	if (!err) {
+		follow_mark(&l, NULL);
 		out_begin_list();
 		for (i = 0; i < l.n; i++)
 			qpc_print_counter(&l.c[i]);
@@ -990,7 +995,7 @@ static int qpc_help(struct rocectl *rc)
 	       "follow gives every QP the policy matches a counter of its own once it\n"
 	       "reaches RTR, until interrupted; follow file runs the \"qp counters\n"
 	       "follow\" lines of a policy file. optional shows a port's optional\n"
-	       "counters, set and unset enable and disable them (Linux 5.19 on); they\n"
+	       "counters, set and unset enable and disable them (not on 5.10); they\n"
 	       "count per port: rocectl dev stats shows their values.\n",
 	       qpc_usage + 6);
 	return EXIT_OK;
@@ -1031,5 +1036,6 @@ void qpc_collect(const struct qpc_dev *devs, size_t n, struct qpc_list *l)
 			pr_err("Warning: the hardware counters of %s could not be read: %s.\n",
 				devs[i].name, e.msg[0] ? e.msg : strerror(e.err));
 	}
+	follow_mark(l, NULL);
 	nl_close(&rdma);
 }

@@ -40,6 +40,7 @@ struct qpc_counter {
 	size_t nqpns;
 	struct qpc_value *hw;		/* its counters, in the driver's order */
 	size_t nhw;
+	bool followed;			/* bound by a running qp counters follow */
 };
 
 struct qpc_list {

@@ -15,13 +15,17 @@
  * wait, it looks again every FOLLOW_RETRY_MS.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <linux/genetlink.h>
 
 #include "attrs.h"
@@ -85,6 +89,8 @@ struct follow {
 	char *lines[FOLLOW_MAX_POLICIES];	/* a policy file's lines, which pol[] points into */
 	bool gone;		/* the module unloaded */
 	bool look;		/* an event says: look again */
+	int lock_fd;		/* FOLLOW_STATE's lock, held while it runs; -1: no state */
+	bool state_changed;	/* bindings changed since the state was written */
 	int fatal;		/* an exit code that ends follow */
 };
 
@@ -319,6 +325,7 @@ static int remember(struct follow *f, const struct fqp *q, uint32_t counter, siz
 	f->b[f->nb] = (struct fbound){ q->dev_index, q->port, q->qpn, counter, policy, "" };
 	snprintf(f->b[f->nb].dev, sizeof(f->b[f->nb].dev), "%s", q->dev);
 	f->nb++;
+	f->state_changed = true;
 	return 0;
 }
 
@@ -327,6 +334,7 @@ static void forget(struct follow *f, size_t i, bool say)
 	if (say)
 		say_qp("release", f->b[i].dev, f->b[i].port, f->b[i].qpn, f->b[i].counter);
 	f->b[i] = f->b[--f->nb];
+	f->state_changed = true;
 }
 
 /* Whether the QP has reached RTR and not left the states that send. */
@@ -505,6 +513,120 @@ out:
 	return err;
 }
 
+/* --- the state file: what qp stats and qp counters show mark as followed ------ */
+
+/*
+ * One follow a host: the lock is held while it runs. Where the state
+ * cannot be kept (no permission: an unprivileged follow, which the kernel
+ * refuses anyway), follow runs without it.
+ */
+static int state_open(struct follow *f)
+{
+	int fd;
+
+	f->lock_fd = -1;
+	if (mkdir(FOLLOW_STATE_DIR, 0755) && errno != EEXIST)
+		return EXIT_OK;
+	/* Only its owner (and root) may open it: no one else can hold it. */
+	fd = open(FOLLOW_STATE ".lock", O_RDONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return EXIT_OK;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		if (errno != EWOULDBLOCK)
+			return EXIT_OK;
+		pr_err("Error: another rocectl qp counters follow runs on this host (%s is locked).\n",
+		       FOLLOW_STATE ".lock");
+		return EXIT_FAILED;
+	}
+	f->lock_fd = fd;
+	f->state_changed = true;
+	return EXIT_OK;
+}
+
+/* "rocectl qp-follow 1", "pid PID", then a line a binding: IFINDEX PORT QPN COUNTER. */
+static void state_save(struct follow *f)
+{
+	FILE *fp;
+	size_t i;
+	bool ok;
+
+	if (f->lock_fd < 0 || !f->state_changed)
+		return;
+	f->state_changed = false;
+	fp = fopen(FOLLOW_STATE ".tmp", "we");
+	if (!fp)
+		return;
+	fprintf(fp, "rocectl qp-follow 1\npid %ld\n", (long)getpid());
+	for (i = 0; i < f->nb; i++)
+		fprintf(fp, "%" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", f->b[i].dev_index,
+			f->b[i].port, f->b[i].qpn, f->b[i].counter);
+	ok = !ferror(fp);
+	ok = !fclose(fp) && ok;
+	/* Readers see the old state or the new, never half of one. */
+	if (!ok || rename(FOLLOW_STATE ".tmp", FOLLOW_STATE))
+		unlink(FOLLOW_STATE ".tmp");
+}
+
+/* Follow stops: its bindings stay, but nothing follows them any more. */
+static void state_close(struct follow *f)
+{
+	if (f->lock_fd < 0)
+		return;
+	unlink(FOLLOW_STATE);
+	close(f->lock_fd);
+	f->lock_fd = -1;
+}
+
+/* Whether pid is a running rocectl (a stale state file names a dead one). */
+static bool follow_alive(long pid)
+{
+	char path[64], comm[32] = "";
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	fp = fopen(path, "re");
+	if (!fp)
+		return false;
+	if (!fgets(comm, sizeof(comm), fp))
+		comm[0] = '\0';
+	fclose(fp);
+	return !strcmp(comm, "rocectl\n");
+}
+
+void follow_mark(struct qpc_list *l, const char *path)
+{
+	uint32_t dev, port, qpn, counter;
+	char line[128];
+	long pid = 0;
+	size_t i;
+	FILE *fp = fopen(path ? path : FOLLOW_STATE, "re");
+
+	if (!fp)
+		return;
+	if (!fgets(line, sizeof(line), fp) || strcmp(line, "rocectl qp-follow 1\n") ||
+	    !fgets(line, sizeof(line), fp) || sscanf(line, "pid %ld", &pid) != 1 ||
+	    !follow_alive(pid)) {
+		fclose(fp);
+		return;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		int end = 0;
+
+		if (sscanf(line, "%" SCNu32 " %" SCNu32 " %" SCNu32 " %" SCNu32 "%n", &dev, &port,
+			   &qpn, &counter, &end) != 4 || strcmp(line + end, "\n"))
+			continue;
+		for (i = 0; i < l->n; i++) {
+			const struct qpc_counter *c = &l->c[i];
+
+			if (c->dev_index == dev && c->port == port && c->id == counter &&
+			    c->nqpns == 1 && c->qpns[0] == qpn)
+				l->c[i].followed = true;
+		}
+	}
+	fclose(fp);
+}
+
 /* --- events: when to look ----------------------------------------------------- */
 
 static int event_cb(const struct nlmsghdr *nlh, void *data)
@@ -578,8 +700,12 @@ static int follow_run(struct follow *f)
 	struct pollfd pfd;
 	int err;
 
+	err = state_open(f);
+	if (err)
+		return err;
 	/* Events first, so that nothing between the first look and them is missed. */
-	err = rocectl_connect(f->rc);
+	if (!err)
+		err = rocectl_connect(f->rc);
 	if (!err)
 		err = nl_subscribe(&f->rc->nl);
 	if (!err)
@@ -588,6 +714,7 @@ static int follow_run(struct follow *f)
 		err = nl_open_rdma(&f->rdma);
 	if (!err)
 		err = look(f);
+	state_save(f);
 	pfd.fd = mnl_socket_get_fd(f->rc->nl.sock);
 	pfd.events = POLLIN;
 	while (!err && !follow_stop && !f->gone) {
@@ -604,7 +731,9 @@ static int follow_run(struct follow *f)
 			f->look = true;	/* QPs wait: counters may have been freed */
 		if (!err && f->look && !f->gone && !follow_stop)
 			err = look(f);
+		state_save(f);
 	}
+	state_close(f);
 	if (!err && f->gone) {
 		pr_err("Error: the rocectl kernel module was unloaded: no more QP events.\n");
 		err = EXIT_NO_MODULE;

@@ -30,4 +30,14 @@ int follow_policy_parse(int argc, char **argv, struct follow_policy *p);
 /* rocectl qp counters follow [ POLICY | file FILE ] */
 int qpc_follow(struct rocectl *rc);
 
+/*
+ * What a running follow bound, from its state file (FOLLOW_STATE): the
+ * counters of l that it bound get followed = true. Nothing when no follow
+ * runs. path NULL: FOLLOW_STATE.
+ */
+#define FOLLOW_STATE_DIR "/run/rocectl"
+#define FOLLOW_STATE FOLLOW_STATE_DIR "/qp-follow"
+struct qpc_list;
+void follow_mark(struct qpc_list *l, const char *path);
+
 #endif

@@ -5,7 +5,7 @@
  * which count only once enabled -- shown, enabled and disabled as "rdma
  * statistic mode supported | set | unset" do, over the RDMA core's netlink
  * (RDMA_NLDEV_CMD_STAT_GET_STATUS and STAT_SET with STAT_HWCOUNTERS, Linux
- * 5.19 on). They count per port: their values are with the port's
+ * 6.1 has them, 5.10 does not). They count per port: their values are with the port's
  * counters (rocectl dev stats, rdma statistic show), never under a QP.
  */
 #include <errno.h>
@@ -95,8 +95,8 @@ static void status_restart(void *data)
 }
 
 /*
- * The port's optional counters. The kernel answers EINVAL both before 5.19
- * (no STAT_GET_STATUS) and for a port without hardware counters: the
+ * The port's optional counters. The kernel answers EINVAL both where the
+ * RDMA core has no STAT_GET_STATUS (5.10) and for a port without hardware counters: the
  * port's counters (STAT_GET) tell which.
  */
 static int port_status(struct nl *rdma, const struct rdma_dev *d, uint32_t port,
@@ -120,7 +120,7 @@ static int port_status(struct nl *rdma, const struct rdma_dev *d, uint32_t port,
 		memset(p, 0, sizeof(*p));	/* no hardware counters: none optional */
 		return EXIT_OK;
 	}
-	pr_err("Error: this kernel has no optional counters (the RDMA core has them from Linux 5.19).\n");
+	pr_err("Error: this kernel's RDMA core has no optional counters (no RDMA_NLDEV_CMD_STAT_GET_STATUS).\n");
 	return EXIT_FAILED;
 }
 

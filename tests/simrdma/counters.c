@@ -14,32 +14,56 @@
  */
 #include "simrdma.h"
 
-const struct rdma_stat_desc simrdma_stat_descs[SIMRDMA_NUM_STATS] = {
-	[SIMRDMA_RX_WRITE_REQUESTS].name = "rx_write_requests",
-	[SIMRDMA_RX_READ_REQUESTS].name = "rx_read_requests",
-	[SIMRDMA_OUT_OF_BUFFER].name = "out_of_buffer",
-	[SIMRDMA_OUT_OF_SEQUENCE].name = "out_of_sequence",
-	[SIMRDMA_DUPLICATE_REQUEST].name = "duplicate_request",
-	[SIMRDMA_RNR_NAK_RETRY_ERR].name = "rnr_nak_retry_err",
-	[SIMRDMA_PACKET_SEQ_ERR].name = "packet_seq_err",
-	[SIMRDMA_IMPLIED_NAK_SEQ_ERR].name = "implied_nak_seq_err",
-	[SIMRDMA_LOCAL_ACK_TIMEOUT_ERR].name = "local_ack_timeout_err",
-	[SIMRDMA_CC_RX_CE_PKTS] = {
-		.name = "cc_rx_ce_pkts", .flags = IB_STAT_FLAG_OPTIONAL },
-	[SIMRDMA_CC_RX_CNP_PKTS] = {
-		.name = "cc_rx_cnp_pkts", .flags = IB_STAT_FLAG_OPTIONAL },
-	[SIMRDMA_CC_TX_CNP_PKTS] = {
-		.name = "cc_tx_cnp_pkts", .flags = IB_STAT_FLAG_OPTIONAL },
+const char * const simrdma_stat_names[SIMRDMA_NUM_STATS] = {
+	[SIMRDMA_RX_WRITE_REQUESTS] = "rx_write_requests",
+	[SIMRDMA_RX_READ_REQUESTS] = "rx_read_requests",
+	[SIMRDMA_OUT_OF_BUFFER] = "out_of_buffer",
+	[SIMRDMA_OUT_OF_SEQUENCE] = "out_of_sequence",
+	[SIMRDMA_DUPLICATE_REQUEST] = "duplicate_request",
+	[SIMRDMA_RNR_NAK_RETRY_ERR] = "rnr_nak_retry_err",
+	[SIMRDMA_PACKET_SEQ_ERR] = "packet_seq_err",
+	[SIMRDMA_IMPLIED_NAK_SEQ_ERR] = "implied_nak_seq_err",
+	[SIMRDMA_LOCAL_ACK_TIMEOUT_ERR] = "local_ack_timeout_err",
+	[SIMRDMA_CC_RX_CE_PKTS] = "cc_rx_ce_pkts",
+	[SIMRDMA_CC_RX_CNP_PKTS] = "cc_rx_cnp_pkts",
+	[SIMRDMA_CC_TX_CNP_PKTS] = "cc_tx_cnp_pkts",
 };
 
 int simrdma_stat_index(const char *name)
 {
 	int i;
 
-	for (i = 0; i < SIMRDMA_NUM_STATS; i++)
-		if (!strcmp(simrdma_stat_descs[i].name, name))
+	for (i = 0; i < SIMRDMA_NUM_PORT_STATS; i++)
+		if (!strcmp(simrdma_stat_names[i], name))
 			return i;
 	return -EINVAL;
+}
+
+#ifdef SIMRDMA_STAT_NAMES
+void simrdma_counters_init(void)
+{
+}
+
+static struct rdma_hw_stats *simrdma_alloc_stats(void)
+{
+	return rdma_alloc_hw_stats_struct(simrdma_stat_names, SIMRDMA_NUM_Q,
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+#else
+/* The names as descriptors, the optional ones flagged. */
+static struct rdma_stat_desc simrdma_stat_descs[SIMRDMA_NUM_PORT_STATS];
+
+void simrdma_counters_init(void)
+{
+	int i;
+
+	for (i = 0; i < SIMRDMA_NUM_PORT_STATS; i++) {
+		simrdma_stat_descs[i].name = simrdma_stat_names[i];
+#ifdef SIMRDMA_OPTIONAL_COUNTERS
+		if (i >= SIMRDMA_NUM_Q)
+			simrdma_stat_descs[i].flags = IB_STAT_FLAG_OPTIONAL;
+#endif
+	}
 }
 
 /*
@@ -50,26 +74,28 @@ int simrdma_stat_index(const char *name)
 static struct rdma_hw_stats *simrdma_alloc_stats(void)
 {
 	struct rdma_hw_stats *stats;
-	int i;
 
 	stats = rdma_alloc_hw_stats_struct(simrdma_stat_descs,
-					   SIMRDMA_NUM_STATS,
+					   SIMRDMA_NUM_PORT_STATS,
 					   RDMA_HW_STATS_DEFAULT_LIFESPAN);
-	if (!stats)
-		return NULL;
-	for (i = SIMRDMA_NUM_Q; i < SIMRDMA_NUM_STATS; i++)
-		set_bit(i, stats->is_disabled);
+#ifdef SIMRDMA_OPTIONAL_COUNTERS
+	if (stats)
+		bitmap_set(stats->is_disabled, SIMRDMA_NUM_Q,
+			   SIMRDMA_NUM_STATS - SIMRDMA_NUM_Q);
+#endif
 	return stats;
 }
+#endif
 
+/* Port 0 is the device's own (before 5.15): it has none. */
 static struct rdma_hw_stats *simrdma_alloc_port_stats(struct ib_device *ibdev,
-						      u32 port)
+						      simrdma_port_t port)
 {
-	return simrdma_alloc_stats();
+	return port ? simrdma_alloc_stats() : NULL;
 }
 
 static int simrdma_get_hw_stats(struct ib_device *ibdev,
-				struct rdma_hw_stats *stats, u32 port,
+				struct rdma_hw_stats *stats, simrdma_port_t port,
 				int index)
 {
 	struct simrdma_dev *sd = to_sdev(ibdev);
@@ -80,12 +106,13 @@ static int simrdma_get_hw_stats(struct ib_device *ibdev,
 	mutex_lock(&sd->lock);
 	for (i = 0; i < SIMRDMA_NUM_Q; i++)
 		stats->value[i] = sd->def.value[i];
-	for (i = SIMRDMA_NUM_Q; i < SIMRDMA_NUM_STATS; i++)
+	for (i = SIMRDMA_NUM_Q; i < SIMRDMA_NUM_PORT_STATS; i++)
 		stats->value[i] = sd->opt[i - SIMRDMA_NUM_Q];
 	mutex_unlock(&sd->lock);
-	return SIMRDMA_NUM_STATS;
+	return SIMRDMA_NUM_PORT_STATS;
 }
 
+#ifdef SIMRDMA_OPTIONAL_COUNTERS
 static int simrdma_modify_hw_stat(struct ib_device *ibdev, u32 port,
 				  unsigned int index, bool enable)
 {
@@ -101,6 +128,7 @@ static int simrdma_modify_hw_stat(struct ib_device *ibdev, u32 port,
 	mutex_unlock(&sd->lock);
 	return 0;
 }
+#endif
 
 static struct rdma_hw_stats *
 simrdma_counter_alloc_stats(struct rdma_counter *counter)
@@ -188,7 +216,7 @@ int simrdma_inject(struct simrdma_dev *sd, u32 qpn, int stat, u64 n)
 	struct simrdma_qp *sq;
 	int err = 0;
 
-	if (stat < 0 || stat >= SIMRDMA_NUM_STATS)
+	if (stat < 0 || stat >= SIMRDMA_NUM_PORT_STATS)
 		return -EINVAL;
 	mutex_lock(&sd->lock);
 	sq = xa_load(&sd->qps, qpn);
@@ -207,9 +235,15 @@ int simrdma_inject(struct simrdma_dev *sd, u32 qpn, int stat, u64 n)
 }
 
 const struct ib_device_ops simrdma_counter_ops = {
+#ifdef SIMRDMA_STAT_NAMES
+	.alloc_hw_stats = simrdma_alloc_port_stats,
+#else
 	.alloc_hw_port_stats = simrdma_alloc_port_stats,
+#endif
 	.get_hw_stats = simrdma_get_hw_stats,
+#ifdef SIMRDMA_OPTIONAL_COUNTERS
 	.modify_hw_stat = simrdma_modify_hw_stat,
+#endif
 	.counter_bind_qp = simrdma_counter_bind_qp,
 	.counter_unbind_qp = simrdma_counter_unbind_qp,
 	.counter_dealloc = simrdma_counter_dealloc,

@@ -90,7 +90,7 @@ static int simrdma_state_show(struct seq_file *m, void *v)
 	seq_puts(m, "optional_enabled");
 	for (i = SIMRDMA_NUM_Q; i < SIMRDMA_NUM_STATS; i++)
 		if (test_bit(i - SIMRDMA_NUM_Q, &sd->opt_enabled))
-			seq_printf(m, " %s", simrdma_stat_descs[i].name);
+			seq_printf(m, " %s", simrdma_stat_names[i]);
 	seq_putc(m, '\n');
 	mutex_unlock(&sd->lock);
 	return 0;

@@ -185,6 +185,7 @@ static int __init simrdma_init(void)
 {
 	int err;
 
+	simrdma_counters_init();
 	err = ib_register_client(&simrdma_client);
 	if (err)
 		return err;

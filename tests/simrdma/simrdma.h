@@ -42,6 +42,13 @@ enum simrdma_stat {
 	SIMRDMA_NUM_STATS,
 };
 
+/* The counters the port and each counter set have: no optional ones before 5.16. */
+#ifdef SIMRDMA_OPTIONAL_COUNTERS
+#define SIMRDMA_NUM_PORT_STATS SIMRDMA_NUM_STATS
+#else
+#define SIMRDMA_NUM_PORT_STATS SIMRDMA_NUM_Q
+#endif
+
 /* One hardware counter set: what the QPs bound to it did while bound. */
 struct simrdma_hwc {
 	bool used;
@@ -106,10 +113,13 @@ static inline struct simrdma_qp *to_sqp(struct ib_qp *ibqp)
 extern const struct ib_device_ops simrdma_verbs_ops;
 int simrdma_port_state(struct simrdma_dev *sd, enum ib_port_state *state,
 		       int *mtu);
+int simrdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		      struct ib_udata *udata);
 
 /* counters.c */
 extern const struct ib_device_ops simrdma_counter_ops;
-extern const struct rdma_stat_desc simrdma_stat_descs[SIMRDMA_NUM_STATS];
+extern const char * const simrdma_stat_names[SIMRDMA_NUM_STATS];
+void simrdma_counters_init(void);
 int simrdma_stat_index(const char *name);
 int simrdma_inject(struct simrdma_dev *sd, u32 qpn, int stat, u64 n);
 

@@ -6,6 +6,7 @@
  * hardware RoCE, no packet of theirs passes the kernel.
  */
 #include <linux/etherdevice.h>
+#include <linux/slab.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_mad.h>
 #include "simrdma.h"
@@ -39,7 +40,7 @@ static int simrdma_query_device(struct ib_device *ibdev,
 	attr->vendor_id = 0xffffff;
 	attr->max_qp = SIMRDMA_MAX_QP;
 	attr->max_qp_wr = 4096;
-	attr->kernel_cap_flags = IBK_LOCAL_DMA_LKEY;
+	SIMRDMA_SET_LOCAL_DMA_LKEY(attr);
 	attr->max_send_sge = 8;
 	attr->max_recv_sge = 8;
 	attr->max_sge_rd = 8;
@@ -56,7 +57,7 @@ static int simrdma_query_device(struct ib_device *ibdev,
 	return 0;
 }
 
-static int simrdma_query_port(struct ib_device *ibdev, u32 port,
+static int simrdma_query_port(struct ib_device *ibdev, simrdma_port_t port,
 			      struct ib_port_attr *attr)
 {
 	struct simrdma_dev *sd = to_sdev(ibdev);
@@ -81,7 +82,8 @@ static int simrdma_query_port(struct ib_device *ibdev, u32 port,
 				&attr->active_width);
 }
 
-static int simrdma_get_port_immutable(struct ib_device *ibdev, u32 port,
+static int simrdma_get_port_immutable(struct ib_device *ibdev,
+				      simrdma_port_t port,
 				      struct ib_port_immutable *immutable)
 {
 	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
@@ -92,13 +94,13 @@ static int simrdma_get_port_immutable(struct ib_device *ibdev, u32 port,
 }
 
 static enum rdma_link_layer simrdma_get_link_layer(struct ib_device *ibdev,
-						   u32 port)
+						   simrdma_port_t port)
 {
 	return IB_LINK_LAYER_ETHERNET;
 }
 
-static int simrdma_query_pkey(struct ib_device *ibdev, u32 port, u16 index,
-			      u16 *pkey)
+static int simrdma_query_pkey(struct ib_device *ibdev, simrdma_port_t port,
+			      u16 index, u16 *pkey)
 {
 	if (index)
 		return -EINVAL;
@@ -146,9 +148,8 @@ static int simrdma_req_notify_cq(struct ib_cq *ibcq,
 	return 0;
 }
 
-static int simrdma_create_qp(struct ib_qp *ibqp,
-			     struct ib_qp_init_attr *init,
-			     struct ib_udata *udata)
+int simrdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		      struct ib_udata *udata)
 {
 	struct simrdma_dev *sd = to_sdev(ibqp->device);
 	struct simrdma_qp *sq = to_sqp(ibqp);
@@ -264,8 +265,33 @@ static int simrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mutex_unlock(&sd->lock);
 	if (ibqp->qp_num > 1)
 		ida_free(&sd->qpn_ida, ibqp->qp_num);
+#ifdef SIMRDMA_DRIVER_ALLOCS_QP
+	kfree(to_sqp(ibqp));
+#endif
 	return 0;
 }
+
+#ifdef SIMRDMA_DRIVER_ALLOCS_QP
+/* Before 5.15 the driver allocates the QP, and the core sets its device after. */
+static struct ib_qp *simrdma_create_qp_alloc(struct ib_pd *pd,
+					     struct ib_qp_init_attr *init,
+					     struct ib_udata *udata)
+{
+	struct simrdma_qp *sq = kzalloc(sizeof(*sq), GFP_KERNEL);
+	int err;
+
+	if (!sq)
+		return ERR_PTR(-ENOMEM);
+	sq->ibqp.device = pd->device;
+	sq->ibqp.qp_type = init->qp_type;
+	err = simrdma_create_qp(&sq->ibqp, init, udata);
+	if (err) {
+		kfree(sq);
+		return ERR_PTR(err);
+	}
+	return &sq->ibqp;
+}
+#endif
 
 /* Work requests are taken and never complete (see the top). */
 static int simrdma_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
@@ -314,7 +340,11 @@ const struct ib_device_ops simrdma_verbs_ops = {
 	.destroy_cq = simrdma_destroy_cq,
 	.poll_cq = simrdma_poll_cq,
 	.req_notify_cq = simrdma_req_notify_cq,
+#ifdef SIMRDMA_DRIVER_ALLOCS_QP
+	.create_qp = simrdma_create_qp_alloc,
+#else
 	.create_qp = simrdma_create_qp,
+#endif
 	.modify_qp = simrdma_modify_qp,
 	.query_qp = simrdma_query_qp,
 	.destroy_qp = simrdma_destroy_qp,
@@ -326,5 +356,7 @@ const struct ib_device_ops simrdma_verbs_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_pd, simrdma_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, simrdma_cq, ibcq),
+#ifndef SIMRDMA_DRIVER_ALLOCS_QP
 	INIT_RDMA_OBJ_SIZE(ib_qp, simrdma_qp, ibqp),
+#endif
 };

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of rocectl qp counters follow's policies (user/qp_follow.c):
- * what each word sets, and every malformed policy refused with the
- * sentence that says why (written to stderr, captured here).
+ * Unit tests of rocectl qp counters follow (user/qp_follow.c): the
+ * policies -- what each word sets, and every malformed policy refused with
+ * the sentence that says why (written to stderr, captured here) -- and the
+ * state file: which bound counters qp stats and qp counters show mark as
+ * followed, and that a stale or malformed file marks none.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 
+#include "qp_counters.h"
 #include "qp_follow.h"
 #include "qp_follow_test.h"
 #include "rocectl.h"
@@ -81,8 +85,76 @@ static void bad(const char *line, const char *want)
 	report(name, ret == EXIT_USAGE && strstr(err, want), why);
 }
 
+/* Counters as a STAT_GET dump gives them: device 3 port 1, QPs bound. */
+static void counters(struct qpc_list *l, struct qpc_counter *c, uint32_t *qpns)
+{
+	static const uint32_t ids[] = { 1, 2, 3, 4 }, ports[] = { 1, 1, 2, 1 };
+	size_t i;
+
+	memset(c, 0, 4 * sizeof(*c));
+	for (i = 0; i < 4; i++) {
+		c[i].dev_index = 3;
+		c[i].port = ports[i];
+		c[i].id = ids[i];
+		qpns[i] = 16 + i;
+		c[i].qpns = &qpns[i];
+		c[i].nqpns = 1;
+	}
+	l->c = c;
+	l->n = 4;
+}
+
+static void marks(const char *name, const char *state, bool as_rocectl, const char *want)
+{
+	char path[] = "/tmp/rocectl-unit-follow.XXXXXX", comm[32] = "", got[8] = "", why[256];
+	struct qpc_counter c[4];
+	struct qpc_list l;
+	uint32_t qpns[4];
+	size_t i;
+	int fd = mkstemp(path);
+
+	counters(&l, c, qpns);
+	if (fd < 0 || write(fd, state, strlen(state)) != (ssize_t)strlen(state)) {
+		report(name, 0, "cannot write the state file");
+		return;
+	}
+	close(fd);
+	/* follow_mark trusts only a live rocectl: be one for the test. */
+	prctl(PR_GET_NAME, comm);
+	if (as_rocectl)
+		prctl(PR_SET_NAME, "rocectl");
+	follow_mark(&l, path);
+	prctl(PR_SET_NAME, comm);
+	unlink(path);
+	for (i = 0; i < 4; i++)
+		got[i] = c[i].followed ? '1' : '0';
+	snprintf(why, sizeof(why), "followed %s, want %s", got, want);
+	report(name, !strcmp(got, want), why);
+}
+
+static void state_tests(void)
+{
+	char state[256];
+	long self = (long)getpid();
+
+	snprintf(state, sizeof(state), "rocectl qp-follow 1\npid %ld\n3 1 16 1\n3 2 18 3\n", self);
+	marks("state: the counters a live follow bound are marked", state, true, "1010");
+	snprintf(state, sizeof(state), "rocectl qp-follow 1\npid %ld\n3 1 17 1\n3 1 16 2\n4 1 19 4\n",
+		 self);
+	marks("state: another QP, counter or device marks nothing", state, true, "0000");
+	snprintf(state, sizeof(state), "rocectl qp-follow 1\npid %ld\n3 1 16 1\n", self);
+	marks("state: a file whose pid is no rocectl (stale) marks nothing", state, false, "0000");
+	snprintf(state, sizeof(state), "rocectl qp-follow 2\npid %ld\n3 1 16 1\n", self);
+	marks("state: another format marks nothing", state, true, "0000");
+	snprintf(state, sizeof(state), "rocectl qp-follow 1\n3 1 16 1\n");
+	marks("state: no pid line marks nothing", state, true, "0000");
+	snprintf(state, sizeof(state), "rocectl qp-follow 1\npid %ld\n3 1 x 1\n3 1\n\n3 1 19 4 junk\n3 1 19\n", self);
+	marks("state: malformed lines are skipped", state, true, "0000");
+}
+
 int qp_follow_tests(void)
 {
+	state_tests();
 	good("", NULL, -1, -1, NULL, -1, 0);
 	good("dev mlx5_0", "mlx5_0", -1, -1, NULL, -1, 0);
 	good("dev mlx5_0 port 2 type RC", "mlx5_0", 2, 2, NULL, -1, 0);
