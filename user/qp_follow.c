@@ -405,10 +405,12 @@ static bool bind_one(struct follow *f, const struct fqp *q, size_t policy,
 	case ENOENT:	/* the QP went meanwhile */
 		return true;
 	case ENOMEM:
+	case ENOSPC:
 		/*
 		 * The kernel's answer both when the driver has no counter
-		 * operations and when it has no counter left: a device that
-		 * never gave one, and has none bound, cannot bind QPs.
+		 * operations and when it has no counter left (before 6.1 the
+		 * driver's own, ENOSPC for some): a device that never gave
+		 * one, and has none bound, cannot bind QPs.
 		 */
 		for (i = 0; i < f->nb; i++)
 			if (f->b[i].dev_index == q->dev_index)
@@ -444,8 +446,11 @@ static int look(struct follow *f)
 	f->look = false;
 	if (nl_run_quiet(&f->q, nl_request(&f->q, ROCECTL_CMD_QP_GET, NLM_F_DUMP), qps_cb, &qps,
 			 qps_restart, &e) < 0) {
-		/* ENOENT: generic netlink has no such family any more. */
-		if (e.err == ENOENT)
+		/*
+		 * The family went: generic netlink has no such family any more
+		 * (ENOENT), or it is on its way out (EPROTONOSUPPORT, 5.10).
+		 */
+		if (e.err == ENOENT || e.err == EPROTONOSUPPORT)
 			f->gone = true;
 		err = f->gone ? EXIT_OK : nl_report(&f->q, &e);
 		goto out;

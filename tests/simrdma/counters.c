@@ -146,15 +146,16 @@ static int simrdma_counter_bind_qp(struct rdma_counter *counter,
 
 	mutex_lock(&sd->lock);
 	if (!counter->id) {
+		/* ENOMEM: what 6.1's core answers for any driver; 5.10 passes it on. */
 		if (sd->counters_used >= sd->counters_max) {
 			sd->bind_refused++;
-			err = -ENOSPC;
+			err = -ENOMEM;
 			goto out;
 		}
 		for (i = 0; i < SIMRDMA_COUNTERS_LIMIT && sd->hwc[i].used; i++)
 			;
 		if (i == SIMRDMA_COUNTERS_LIMIT) {
-			err = -ENOSPC;
+			err = -ENOMEM;
 			goto out;
 		}
 		memset(&sd->hwc[i], 0, sizeof(sd->hwc[i]));
