@@ -25,6 +25,7 @@
 struct apply_count {
 	unsigned int applied, failed, skipped;
 	unsigned int declared;	/* check lines: intent for rocectl check, nothing to apply */
+	unsigned int follow;	/* qp counters follow lines: rocectl-qp-follow.service's */
 	int status;	/* exit status of the first failing line */
 };
 
@@ -97,7 +98,7 @@ static int apply_file(struct rocectl *rc, const char *path, FILE *f,
 			/* rocectl-qp-follow.service runs them: only the grammar here. */
 			ret = follow_policy_parse(n - 3, words + 3, &policy);
 			if (ret == EXIT_OK) {
-				cnt->declared++;
+				cnt->follow++;
 				continue;
 			}
 		} else if (only_dev && (!line_dev(n, words) ||
@@ -183,6 +184,9 @@ int cmd_apply(struct rocectl *rc)
 	if (cnt.declared)
 		out_uint("check_lines", ", %" PRIu64 " check lines (rocectl check's intent)",
 			 cnt.declared);
+	if (cnt.follow)
+		out_uint("follow_lines", ", %" PRIu64 " follow lines (rocectl-qp-follow.service's)",
+			 cnt.follow);
 	if (only_dev) {
 		out_str("dev", " (lines naming %s", only_dev);
 		out_uint("skipped", "; %" PRIu64 " others skipped)", cnt.skipped);

@@ -204,6 +204,7 @@ qp counters follow dev nosuch0
 EOF
 out=$(rc apply "$W/follow-test.conf" 2>&1); code=$?
 check_eq "$code" 0 "apply of a file with follow lines ($out)"
+check_match "$out" ": 0 applied, 0 failed, 2 follow lines" "apply counts the follow lines"
 check_eq "$(rdma_bound)" "$before" "apply binds nothing"
 printf 'qp counters follow dev srd0 bogus 1\n' > "$W/follow-bad.conf"
 out=$(rc apply "$W/follow-bad.conf" 2>&1); code=$?
