@@ -470,18 +470,7 @@ struct qpc_args {
 static int num_arg(struct rocectl *rc, const char *what, uint32_t min,
 		   uint32_t max, uint32_t *v)
 {
-	const char *s = arg_next(rc);
-
-	if (!s) {
-		pr_err("Error: %s needs a value.\n", what);
-		return EXIT_USAGE;
-	}
-	if (parse_u32(s, v) || *v < min || *v > max) {
-		pr_err("Error: %s \"%s\" is not a number from %" PRIu32 " to %" PRIu32 ".\n",
-			what, s, min, max);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	return parse_u32_range(what, arg_next(rc), min, max, v);
 }
 
 /* show takes dev and port; bind and unbind also qpn and counter. */

@@ -104,21 +104,6 @@ static void follow_on_signal(int sig)
 
 /* --- policies --------------------------------------------------------------- */
 
-static int policy_num(const char *w, const char *s, uint32_t min, uint32_t max,
-		      uint32_t *v)
-{
-	if (!s) {
-		pr_err("Error: %s needs a value.\n", w);
-		return EXIT_USAGE;
-	}
-	if (parse_u32(s, v) || *v < min || *v > max) {
-		pr_err("Error: %s \"%s\" is not a number from %" PRIu32 " to %" PRIu32 ".\n",
-		       w, s, min, max);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
-
 static int policy_type(const char *s, unsigned int *type)
 {
 	unsigned int t;
@@ -148,7 +133,7 @@ int follow_policy_parse(int argc, char **argv, struct follow_policy *p)
 			p->dev = v;
 			i++;
 		} else if (!strcmp(w, "port")) {
-			err = policy_num(w, v, 1, 255, &p->port);
+			err = parse_u32_range(w, v, 1, 255, &p->port);
 			p->has_port = true;
 			i++;
 		} else if (!strcmp(w, "type")) {
@@ -164,11 +149,11 @@ int follow_policy_parse(int argc, char **argv, struct follow_policy *p)
 			p->comm = v;
 			i++;
 		} else if (!strcmp(w, "pid")) {
-			err = policy_num(w, v, 1, INT32_MAX, &p->pid);
+			err = parse_u32_range(w, v, 1, INT32_MAX, &p->pid);
 			p->has_pid = true;
 			i++;
 		} else if (!strcmp(w, "max")) {
-			err = policy_num(w, v, 1, UINT32_MAX, &p->max);
+			err = parse_u32_range(w, v, 1, UINT32_MAX, &p->max);
 			i++;
 		} else {
 			pr_err("Error: unknown qp counters follow argument \"%s\": try \"rocectl qp counters help\".\n",

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <string.h>
 #include <linux/rocectl.h>
@@ -47,6 +48,21 @@ const char *arg_next(struct rocectl *rc)
 		return NULL;
 	rc->argc--;
 	return *rc->argv++;
+}
+
+int parse_u32_range(const char *what, const char *s, uint32_t min, uint32_t max,
+		    uint32_t *v)
+{
+	if (!s) {
+		pr_err("Error: %s needs a value.\n", what);
+		return EXIT_USAGE;
+	}
+	if (parse_u32(s, v) || *v < min || *v > max) {
+		pr_err("Error: %s \"%s\" is not a number from %" PRIu32 " to %" PRIu32 ".\n",
+		       what, s, min, max);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
 }
 
 int check_dev_name(const char *name, const char *what)

@@ -14,6 +14,13 @@ bool matches(const char *arg, const char *word);
 /* Whole-string unsigned parse (decimal, or 0x hex; never octal): 0, -EINVAL or -ERANGE. */
 int parse_u32(const char *s, uint32_t *v);
 
+/*
+ * The value s of the keyword what, a number from min to max: EXIT_OK, or
+ * EXIT_USAGE saying why (no value, not a number, out of range).
+ */
+int parse_u32_range(const char *what, const char *s, uint32_t min, uint32_t max,
+		    uint32_t *v);
+
 /* The current argument, or NULL at the end; and advancing past it. */
 const char *arg_peek(const struct rocectl *rc);
 const char *arg_next(struct rocectl *rc);
