@@ -55,9 +55,6 @@ active() {	# active RDMADEV: its port 1 is ACTIVE (sysfs)
 active_mtu() {	# active_mtu RDMADEV: port 1's, as ibv_devinfo(1) shows it ("4096 (5)")
 	ibv_devinfo -d "$1" -i 1 | awk '$1 == "active_mtu:" { print $2 }'
 }
-pfc_of() {	# pfc_of NETDEV: PFC-enabled priorities as dcb(8) shows them
-	timeout "$T" dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'
-}
 mtu_of() {
 	ip -j link show dev "$1" | jq '.[0].mtu'
 }
@@ -85,7 +82,7 @@ log_test "setup: rxe0/rxe1 on sim0/sim1, PFC 3, DSCP 26 -> 3, MTU 9000, watches 
 # --- everything in place: PASS, the evidence as dcb, ip, ethtool and sysfs show it ------
 chk dev rxe0
 status 0
-check_eq "$(pfc_of sim0)" "[3]" "dcb pfc show"
+check_eq "$(pfc sim0)" "[3]" "dcb pfc show"
 check_eq "$(timeout "$T" dcb -j app show dev sim0)" '{"dscp_prio":[[26,3]]}' "dcb app show"
 check_match "$(ethtool -a sim0)" 'RX:[[:space:]]+off' "ethtool -a"
 stall=$(ethtool --get-tunable sim0 pfc-prevention-tout | grep -oE '[0-9]+' | tail -n 1)
@@ -108,7 +105,7 @@ log_test "all in place: PASS (ecn, pcie SKIP with the reason), exit 0; evidence 
 
 # --- pfc ---------------------------------------------------------------------------------
 timeout "$T" dcb pfc set dev sim0 prio-pfc 3:off
-check_eq "$(pfc_of sim0)" "[]" "dcb pfc show after 3:off"
+check_eq "$(pfc sim0)" "[]" "dcb pfc show after 3:off"
 chk dev rxe0
 status 1
 expect pfc FAIL 'PFC is enabled on no priority .*; fix: dcb pfc set dev sim0 prio-pfc 3:on$'
@@ -117,17 +114,17 @@ chk dev rxe0 prio 3
 status 1
 expect pfc FAIL 'PFC is off on priority 3 \(priority 3 given\): enabled on none'
 apply_fix pfc
-check_eq "$(pfc_of sim0)" "[3]" "dcb pfc show after the fix"
+check_eq "$(pfc sim0)" "[3]" "dcb pfc show after the fix"
 chk dev rxe0 prio 3
 status 0
 expect pfc PASS 'PFC on priority 3 only \(priority 3 given'
 timeout "$T" dcb pfc set dev sim0 prio-pfc 4:on
-check_eq "$(pfc_of sim0)" "[3,4]" "dcb pfc show after 4:on"
+check_eq "$(pfc sim0)" "[3,4]" "dcb pfc show after 4:on"
 chk dev rxe0
 status 0
 expect pfc WARN 'PFC is also on priority 4: only the lossless priority 3 should pause \(inferred: priority 3, the PFC-enabled one DSCP 26 maps to.*; fix: dcb pfc set dev sim0 prio-pfc 4:off$'
 apply_fix pfc
-check_eq "$(pfc_of sim0)" "[3]" "dcb pfc show after the fix"
+check_eq "$(pfc sim0)" "[3]" "dcb pfc show after the fix"
 chk dev rxe0 prio 4
 status 1
 expect pfc FAIL 'PFC is off on priority 4 \(priority 4 given\): enabled on 3.*fix: dcb pfc set dev sim0 prio-pfc 4:on; dcb pfc set dev sim0 prio-pfc 3:off$'
@@ -293,7 +290,7 @@ timeout "$T" dcb pfc set dev sim0 prio-pfc 4:off
 log_test "JSON: an array of {dev, port, netdev, check, result, evidence, fix?}, the same findings as the text"
 
 # --- bad input: exit 2, a sentence, nothing changes ------------------------------------------
-before="$(pfc_of sim0) $(timeout "$T" dcb -j app show dev sim0) $(mtu_of sim0) $(rc -j watchdog show | jq -c .)"
+before="$(pfc sim0) $(timeout "$T" dcb -j app show dev sim0) $(mtu_of sim0) $(rc -j watchdog show | jq -c .)"
 for args in "dev nosuch0" "dev rxe0 port 2" "prio 8" "prio three" "dscp 64" "mtu 10" "mtu 70000" "port 1" "bogus"; do
 	# shellcheck disable=SC2086 # split on purpose
 	chk $args
@@ -303,7 +300,7 @@ chk dev nosuch0
 check_eq "$err" 'Error: no RDMA device or RoCE netdev is called "nosuch0" (rocectl module): see "rocectl dev show".' "unknown dev"
 chk prio 8
 check_eq "$err" 'Error: prio takes a priority from 0 to 7, not "8".' "bad prio"
-after="$(pfc_of sim0) $(timeout "$T" dcb -j app show dev sim0) $(mtu_of sim0) $(rc -j watchdog show | jq -c .)"
+after="$(pfc sim0) $(timeout "$T" dcb -j app show dev sim0) $(mtu_of sim0) $(rc -j watchdog show | jq -c .)"
 check_eq "$after" "$before" "configuration"
 log_test "bad input: unknown dev or port, prio, dscp, mtu out of range: exit 2 with a sentence, nothing changes"
 
@@ -333,7 +330,7 @@ expect pfc PASS 'PFC on priority 3 only \(priority 3 given' rxe1/1
 out=$(rc apply "$C" 2>&1)
 check_eq "$?" 0 "apply's exit status ($out)"
 check_match "$out" "1 applied, 0 failed, 4 check lines" "apply's summary"
-before="$(pfc_of sim0) $(pfc_of sim1) $(mtu_of sim0) $(mtu_of sim1) $(rc -j watchdog show | jq -c .)"
+before="$(pfc sim0) $(pfc sim1) $(mtu_of sim0) $(mtu_of sim1) $(rc -j watchdog show | jq -c .)"
 printf 'check dev rxe0\ncheck dev rxe0 prio 9\n' > "$W/bad.conf"
 chk conf "$W/bad.conf"
 status 2
@@ -345,7 +342,7 @@ check_match "$out" "$W/bad.conf:2: Error: prio takes" "apply's error"
 chk conf "$W/missing.conf"
 status 2
 check_eq "$err" "Error: cannot open the policy file $W/missing.conf: No such file or directory." "a missing conf"
-after="$(pfc_of sim0) $(pfc_of sim1) $(mtu_of sim0) $(mtu_of sim1) $(rc -j watchdog show | jq -c .)"
+after="$(pfc sim0) $(pfc sim1) $(mtu_of sim0) $(mtu_of sim1) $(rc -j watchdog show | jq -c .)"
 check_eq "$after" "$before" "configuration after the bad files"
 log_test "rocectl.conf check lines: the closest line's intent, named FILE:LINE; the command line first; bad lines exit 2; apply leaves them"
 

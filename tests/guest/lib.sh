@@ -183,7 +183,7 @@ SIM=/sys/kernel/debug/simnic
 pfc() {
 	local ns=()
 	[ $# = 2 ] && { ns=(ip netns exec "$1"); shift; }
-	"${ns[@]}" dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'
+	timeout "$T" "${ns[@]}" dcb -j pfc show dev "$1" | jq -c '[.prio_pfc | to_entries[] | select(.value) | .key | tonumber]'
 }
 
 # storm DEV PRIO RATE: the simulated NIC receives pause frames on PRIO at

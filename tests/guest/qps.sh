@@ -175,7 +175,9 @@ a=$(jq '.pairs[0].a_qpn' "$W/p.json")
 cat $TR/trace > "$W/trace.txt"
 check_match "$(cat "$W/trace.txt")" "qp_create: dev=rxe0 qpn=$a type=2 pid=[0-9]+ comm=qptraffic kernel=0" "qp_create"
 check_match "$(cat "$W/trace.txt")" "qp_modify: dev=rxe0 qpn=$a old_state=2 new_state=3 port=1" "qp_modify RTR->RTS"
-check_match "$(cat "$W/trace.txt")" "qp_destroy: dev=rxe0 qpn=$a type=2 pid=[0-9]+ comm=qptraffic lifetime_ns=[0-9]+ tx_packets=30 rx_packets=30 tx_bytes=3000" "qp_destroy totals"
+# The QP's own line, whole, so that a failure says what it counted (tx_retrans).
+check_match "$(grep -o "qp_destroy: dev=rxe0 qpn=$a .*" "$W/trace.txt")" \
+	"^qp_destroy: dev=rxe0 qpn=$a type=2 pid=[0-9]+ comm=qptraffic lifetime_ns=[0-9]+ tx_packets=30 rx_packets=30 tx_bytes=3000 .* tx_retrans=0$" "qp_destroy totals"
 out=$(timeout 60 perf stat -x, -e rocectl:qp_create -e rocectl:qp_destroy -- "$QPT" pair -d rxe0 -g 1 -n 2 -m 1 -s 8 2>&1 >/dev/null)
 check_match "$out" "^4,,rocectl:qp_create" "perf stat qp_create: $out"
 check_match "$out" "^4,,rocectl:qp_destroy" "perf stat qp_destroy"
