@@ -108,8 +108,9 @@ static struct rocectl_backend *rocectl_cong_backend(struct ib_device *ibdev)
 	return NULL;
 }
 
+/* The backend's name is copied out: it may unload once the call is done. */
 int rocectl_cong_get(struct ib_device *ibdev, u32 port,
-		     struct rocectl_cong_info *c, const char **backend)
+		     struct rocectl_cong_info *c, char *backend, size_t len)
 {
 	struct rocectl_backend *be;
 	int err = -EOPNOTSUPP;
@@ -118,7 +119,7 @@ int rocectl_cong_get(struct ib_device *ibdev, u32 port,
 	idx = srcu_read_lock(&rocectl_backends_srcu);
 	be = rocectl_cong_backend(ibdev);
 	if (be) {
-		*backend = be->name;
+		strscpy(backend, be->name, len);
 		err = be->cong_get(ibdev, port, c);
 	}
 	srcu_read_unlock(&rocectl_backends_srcu, idx);

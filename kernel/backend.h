@@ -82,8 +82,9 @@ struct rocectl_backend {
 	 * device is this backend's, reading it, and changing parameters (all
 	 * checked before any is written; on error, *why says what is wrong,
 	 * an enum rocectl_cong_why, and *bad which value, or -1).
-	 * Called with the device registered, in process context, without
-	 * rtnl_lock.
+	 * Called with a reference on the device (it is not torn down
+	 * meanwhile), in process context, without rtnl_lock or rocectl's
+	 * device lock: a call that blocks delays nothing else.
 	 */
 	bool (*ib_claims)(struct ib_device *ibdev);
 	int (*cong_get)(struct ib_device *ibdev, u32 port, struct rocectl_cong_info *c);

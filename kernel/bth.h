@@ -13,6 +13,7 @@
 #define ROCECTL_BTH_LEN		12
 #define ROCECTL_ICRC_LEN	4
 #define ROCECTL_OP_CNP		0x81
+#define ROCECTL_QPN_MAX		0xffffff	/* QPNs are 24 bits */
 /*
  * The parser reads no byte past min(len, this) from the BTH's start (BTH
  * and RETH): a caller copying the headers out of an skb needs no more.

@@ -110,9 +110,11 @@
 
 /*
  * Where rdma_rxe's struct rxe_qp holds its struct ib_qp: after a 64-byte
- * pool entry until 5.11 moved the ib objects first. The packet path reads
- * only the QPN there, and counts nothing unless the QP table's entry for
- * that QPN is this very ib_qp (pkt_account.c).
+ * pool entry until 5.11 moved the ib objects first. rdma_rxe keeps the
+ * rxe_qp's address in its QP socket's sk_user_data, but for 6.10 to 6.16
+ * (and 6.12 before 6.12.44), which keep the QP's pool index there: both
+ * forms are only compared with what the QP table recorded, never
+ * dereferenced (pkt_account.c).
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 11, 0)
 #define ROCECTL_RXE_IBQP_OFFSET 64

@@ -25,17 +25,58 @@ static int rocectl_cong_put(struct sk_buff *skb, int type,
 	return 0;
 }
 
+/*
+ * The device and port a request names, held past rocectl_devs_lock:
+ * firmware commands (mlx5's time out after 60 s) run without it, so that
+ * no other request and no device add or remove waits for them. The
+ * reference keeps the ib_device from being torn down meanwhile.
+ */
+struct rocectl_cong_target {
+	struct ib_device *ibdev;
+	u32 index;
+	u32 port;
+	char name[IB_DEVICE_NAME_MAX];
+};
+
+static int rocectl_cong_target_get(struct genl_info *info,
+				   struct rocectl_cong_target *t)
+{
+	struct nlattr **a = info->attrs;
+	struct rocectl_dev *rdev;
+	int err = 0;
+
+	t->port = a[ROCECTL_A_CONG_PORT] ? nla_get_u32(a[ROCECTL_A_CONG_PORT]) : 1;
+	mutex_lock(&rocectl_devs_lock);
+	rdev = rocectl_nl_find_dev(a, info->extack);
+	if (IS_ERR(rdev)) {
+		err = PTR_ERR(rdev);
+	} else if (!rdma_is_port_valid(rdev->ibdev, t->port)) {
+		ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_CONG_PORT],
+				 "the RDMA device has no such port");
+		err = -EINVAL;
+	} else if (!ib_device_try_get(rdev->ibdev)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "the RDMA device is going away");
+		err = -ENODEV;
+	} else {
+		t->ibdev = rdev->ibdev;
+		t->index = rdev->index;
+		strscpy(t->name, rocectl_dev_name(rdev), sizeof(t->name));
+	}
+	mutex_unlock(&rocectl_devs_lock);
+	return err;
+}
+
 static int rocectl_cong_fill(struct sk_buff *msg, struct genl_info *info,
-			     const struct rocectl_dev *rdev, u32 port,
+			     const struct rocectl_cong_target *t,
 			     const char *backend, const struct rocectl_cong_info *c)
 {
 	void *hdr = genlmsg_put_reply(msg, info, &rocectl_genl_family, 0,
 				      ROCECTL_CMD_CONG_GET);
 
 	if (!hdr ||
-	    nla_put_u32(msg, ROCECTL_A_DEV_INDEX, rdev->index) ||
-	    nla_put_string(msg, ROCECTL_A_DEV_NAME, rdev->name) ||
-	    nla_put_u32(msg, ROCECTL_A_CONG_PORT, port) ||
+	    nla_put_u32(msg, ROCECTL_A_DEV_INDEX, t->index) ||
+	    nla_put_string(msg, ROCECTL_A_DEV_NAME, t->name) ||
+	    nla_put_u32(msg, ROCECTL_A_CONG_PORT, t->port) ||
 	    nla_put_string(msg, ROCECTL_A_BACKEND, backend) ||
 	    rocectl_cong_put(msg, ROCECTL_A_CONG_PARAM, c->params, c->nparams) ||
 	    (c->status_known &&
@@ -47,29 +88,12 @@ static int rocectl_cong_fill(struct sk_buff *msg, struct genl_info *info,
 	return 0;
 }
 
-/* The device and port a request names, under rocectl_devs_lock. */
-static struct rocectl_dev *rocectl_cong_target(struct genl_info *info, u32 *port)
-{
-	struct nlattr **a = info->attrs;
-	struct rocectl_dev *rdev;
-
-	*port = a[ROCECTL_A_CONG_PORT] ? nla_get_u32(a[ROCECTL_A_CONG_PORT]) : 1;
-	rdev = rocectl_nl_find_dev(a, info->extack);
-	if (!IS_ERR(rdev) && !rdma_is_port_valid(rdev->ibdev, *port)) {
-		ROCECTL_ERR_ATTR(info->extack, a[ROCECTL_A_CONG_PORT],
-				 "the RDMA device has no such port");
-		return ERR_PTR(-EINVAL);
-	}
-	return rdev;
-}
-
 int rocectl_nl_cong_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	char backend[ROCECTL_BACKEND_NAME_MAX];
+	struct rocectl_cong_target t;
 	struct rocectl_cong_info *c;
-	struct rocectl_dev *rdev;
-	const char *backend;
 	struct sk_buff *msg;
-	u32 port;
 	int err;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
@@ -78,20 +102,19 @@ int rocectl_nl_cong_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOMEM;
 		goto free;
 	}
-	mutex_lock(&rocectl_devs_lock);
-	rdev = rocectl_cong_target(info, &port);
-	err = PTR_ERR_OR_ZERO(rdev);
-	if (!err)
-		err = rocectl_cong_get(rdev->ibdev, port, c, &backend);
+	err = rocectl_cong_target_get(info, &t);
+	if (err)
+		goto free;
+	err = rocectl_cong_get(t.ibdev, t.port, c, backend, sizeof(backend));
+	ib_device_put(t.ibdev);
 	if (err == -EOPNOTSUPP)
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "no congestion control view: needs rocectl_mlx5 and firmware queries");
-	else if (err && !IS_ERR(rdev))
+	else if (err)
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "the NIC's firmware did not answer the congestion control queries");
 	if (!err)
-		err = rocectl_cong_fill(msg, info, rdev, port, backend, c);
-	mutex_unlock(&rocectl_devs_lock);
+		err = rocectl_cong_fill(msg, info, &t, backend, c);
 	if (err)
 		goto free;
 	kfree(c);
@@ -148,10 +171,9 @@ int rocectl_nl_cong_set_doit(struct sk_buff *skb, struct genl_info *info)
 	const struct nlattr *nests[ROCECTL_CONG_MAX];
 	struct nlattr *tb[ROCECTL_A_CONG_MAX + 1];
 	struct rocectl_cong_value *v;
-	struct rocectl_dev *rdev;
+	struct rocectl_cong_target t;
 	const struct nlattr *nla;
 	int n = 0, rem, bad, why, err;
-	u32 port;
 
 	v = kcalloc(ROCECTL_CONG_MAX, sizeof(*v), GFP_KERNEL);
 	if (!v)
@@ -185,18 +207,16 @@ int rocectl_nl_cong_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto out;
 	}
-	mutex_lock(&rocectl_devs_lock);
-	rdev = rocectl_cong_target(info, &port);
-	err = PTR_ERR_OR_ZERO(rdev);
-	if (!err) {
-		err = rocectl_cong_set(rdev->ibdev, port, v, n, &bad, &why);
-		if (err) {
-			rocectl_cong_why(info->extack, err, why);
-			if (bad >= 0)
-				NL_SET_BAD_ATTR(info->extack, nests[bad]);
-		}
+	err = rocectl_cong_target_get(info, &t);
+	if (err)
+		goto out;
+	err = rocectl_cong_set(t.ibdev, t.port, v, n, &bad, &why);
+	ib_device_put(t.ibdev);
+	if (err) {
+		rocectl_cong_why(info->extack, err, why);
+		if (bad >= 0)
+			NL_SET_BAD_ATTR(info->extack, nests[bad]);
 	}
-	mutex_unlock(&rocectl_devs_lock);
 out:
 	kfree(v);
 	return err;

@@ -7,6 +7,7 @@
  */
 #include <linux/slab.h>
 #include <linux/xarray.h>
+#include <net/net_namespace.h>
 #include <rdma/ib_cache.h>
 #include "rocectl.h"
 
@@ -46,7 +47,7 @@ struct rocectl_dev *rocectl_dev_by_name(const char *name)
 
 	lockdep_assert_held(&rocectl_devs_lock);
 	xa_for_each(&rocectl_devs, index, rdev)
-		if (!strcmp(rdev->name, name))
+		if (!strcmp(rocectl_dev_name(rdev), name))
 			return rdev;
 	return NULL;
 }
@@ -127,6 +128,8 @@ static void rocectl_port_scan_gids(struct ib_device *ibdev, u32 port,
 				pi->netdev_ifindex = ndev->ifindex;
 				strscpy(pi->netdev_name, ndev->name,
 					sizeof(pi->netdev_name));
+				pi->netdev_other_ns =
+					!net_eq(dev_net(ndev), &init_net);
 			}
 			rcu_read_unlock();
 		}
@@ -165,21 +168,60 @@ int rocectl_port_query(struct ib_device *ibdev, u32 port,
 	return 0;
 }
 
+/*
+ * Soft-RoCE: the netdev its packets use, by ifindex, for the packet path.
+ * Only in the initial network namespace, where the packet hooks are (and
+ * where rdma_rxe's own sockets are): an ifindex names a netdev only
+ * within its namespace, and another's would shadow or be taken for an
+ * initial-namespace netdev of the same number.
+ */
+static void rocectl_dev_map_netdev(struct rocectl_dev *rdev)
+{
+	struct rocectl_port_info pi;
+
+	if (rocectl_port_query(rdev->ibdev, 1, &pi) || !pi.netdev_ifindex) {
+		pr_warn("%s: no netdev found: its packets are not counted\n",
+			dev_name(&rdev->ibdev->dev));
+		rdev->counts = false;
+	} else if (pi.netdev_other_ns) {
+		pr_warn("%s: its netdev %s is in another network namespace than the initial one: its packets are not counted (rocectl counts soft-RoCE in the initial namespace only)\n",
+			dev_name(&rdev->ibdev->dev), pi.netdev_name);
+		rdev->counts = false;
+	} else if (xa_insert(&rocectl_netdevs, pi.netdev_ifindex, rdev,
+			     GFP_KERNEL)) {
+		pr_warn("%s: its netdev %s is another device's already: its packets are not counted\n",
+			dev_name(&rdev->ibdev->dev), pi.netdev_name);
+		rdev->counts = false;
+	} else {
+		rdev->netdev_ifindex = pi.netdev_ifindex;
+	}
+}
+
 static int rocectl_ib_add(struct ib_device *ibdev)
 {
+	struct rocectl_dev_name *name;
 	struct rocectl_dev *rdev;
 	int err;
 
 	rdev = kzalloc(sizeof(*rdev), GFP_KERNEL);
-	if (!rdev)
+	name = kzalloc(sizeof(*name), GFP_KERNEL);
+	if (!rdev || !name) {
+		kfree(rdev);
+		kfree(name);
 		return -ENOMEM;
+	}
 	rdev->ibdev = ibdev;
 	rdev->index = ibdev->index;
-	strscpy(rdev->name, dev_name(&ibdev->dev), sizeof(rdev->name));
+	strscpy(name->s, dev_name(&ibdev->dev), sizeof(name->s));
+	RCU_INIT_POINTER(rdev->name, name);
 	xa_init_flags(&rdev->qps, XA_FLAGS_LOCK_BH);
+	hash_init(rdev->by_drv);
 	/* The module sees the packets of software RoCE only. */
 	rdev->counts = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
 	rdev->owner = ibdev->ops.owner;
+	/* Before it is published: its QPs count or not from the first. */
+	if (rdev->counts)
+		rocectl_dev_map_netdev(rdev);
 
 	mutex_lock(&rocectl_devs_lock);
 	err = xa_insert(&rocectl_devs, rdev->index, rdev, GFP_KERNEL);
@@ -191,22 +233,17 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 	mutex_unlock(&rocectl_devs_lock);
 
 	if (err) {
-		pr_warn("cannot track RDMA device %s: %d\n", rdev->name, err);
+		pr_warn("cannot track RDMA device %s: %d\n", name->s, err);
+		if (rdev->netdev_ifindex) {
+			xa_erase(&rocectl_netdevs, rdev->netdev_ifindex);
+			synchronize_rcu();	/* the packet path may have found it */
+		}
+		kfree(name);
 		kfree(rdev);
 		return err;
 	}
 	/* Published first, so QPs created during the scan are not missed. */
 	rocectl_qps_scan(rdev);
-	if (rdev->counts) {
-		struct rocectl_port_info pi;
-
-		if (!rocectl_port_query(ibdev, 1, &pi) && pi.netdev_ifindex &&
-		    !xa_insert(&rocectl_netdevs, pi.netdev_ifindex, rdev, GFP_KERNEL))
-			rdev->netdev_ifindex = pi.netdev_ifindex;
-		else
-			pr_warn("%s: no netdev found: its packets are not counted\n",
-				rdev->name);
-	}
 	return 0;
 }
 
@@ -232,20 +269,31 @@ static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
 	 */
 	synchronize_rcu();
 	rcu_barrier();
+	kfree(rcu_dereference_protected(rdev->name, true));
 	kfree(rdev);
 }
 
 static void rocectl_ib_rename(struct ib_device *ibdev, void *client_data)
 {
 	struct rocectl_dev *rdev = client_data;
-	char prev[IB_DEVICE_NAME_MAX];
+	struct rocectl_dev_name *old, *name;
 
+	/*
+	 * Without memory (the allocator says so) the old name stays: the
+	 * device is still found by its index.
+	 */
+	name = kzalloc(sizeof(*name), GFP_KERNEL);
+	if (!name)
+		return;
+	strscpy(name->s, dev_name(&ibdev->dev), sizeof(name->s));
 	mutex_lock(&rocectl_devs_lock);
-	strscpy(prev, rdev->name, sizeof(prev));
-	strscpy(rdev->name, dev_name(&ibdev->dev), sizeof(rdev->name));
+	old = rcu_dereference_protected(rdev->name,
+					lockdep_is_held(&rocectl_devs_lock));
+	rcu_assign_pointer(rdev->name, name);
 	rocectl_devs_gen++;
-	rocectl_nl_notify_dev(rdev, ROCECTL_CMD_DEV_RENAME_NTF, prev);
+	rocectl_nl_notify_dev(rdev, ROCECTL_CMD_DEV_RENAME_NTF, old->s);
 	mutex_unlock(&rocectl_devs_lock);
+	kfree_rcu(old, rcu);
 }
 
 static struct ib_client rocectl_ib_client = {

@@ -156,7 +156,7 @@ static int rocectl_nl_fill_dev(struct sk_buff *skb,
 		genl_dump_check_consistent(cb, hdr);
 
 	if (nla_put_u32(skb, ROCECTL_A_DEV_INDEX, rdev->index) ||
-	    nla_put_string(skb, ROCECTL_A_DEV_NAME, rdev->name))
+	    nla_put_string(skb, ROCECTL_A_DEV_NAME, rocectl_dev_name(rdev)))
 		goto cancel;
 	if (prev_name && nla_put_string(skb, ROCECTL_A_DEV_PREV_NAME, prev_name))
 		goto cancel;
@@ -175,6 +175,11 @@ static int rocectl_nl_fill_dev(struct sk_buff *skb,
 		if (rocectl_nl_put_port(skb, ibdev, port))
 			goto cancel;
 	if (rdev->counts && rocectl_nl_put_dev_counters(skb, rdev))
+		goto cancel;
+	/* Module-wide, on every device: its QPs are only as complete as the hooks. */
+	rocectl_qp_hooks_check();
+	if (nla_put_u64_64bit(skb, ROCECTL_A_DEV_QP_HOOK_MISSED,
+			      rocectl_qp_hooks_missed(), ROCECTL_A_PAD))
 		goto cancel;
 done:
 	genlmsg_end(skb, hdr);
@@ -384,6 +389,14 @@ struct genl_family rocectl_genl_family __ro_after_init = {
 	.n_ops = ARRAY_SIZE(rocectl_genl_ops),
 	.mcgrps = rocectl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(rocectl_mcgrps),
+	/*
+	 * Not under generic netlink's one global mutex: every handler takes
+	 * the locks it needs itself (rocectl_devs_lock, rtnl_lock), and a
+	 * firmware command a handler waits for (mlx5's time out after 60 s)
+	 * must hold up neither rocectl's other requests nor every other
+	 * family's (ethtool, devlink, nl80211) on the host.
+	 */
+	.parallel_ops = true,
 	/* resv_start_op 0: every command is new, so strict validation for all. */
 #if ROCECTL_GENL_CHECK_HEADER
 	.pre_doit = rocectl_nl_pre_doit,

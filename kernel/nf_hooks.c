@@ -105,7 +105,7 @@ static void rocectl_nf_count(struct sk_buff *skb,
 		rocectl_pkt_unseen_add(skb_is_gso(skb) ?
 				       skb_shinfo(skb)->gso_segs : 1);
 	else if (tx)
-		rocectl_pkt_tx(rdev, rocectl_pkt_sender_rcu(rdev, skb), &b);
+		rocectl_pkt_tx(rdev, rocectl_pkt_sender_rcu(rdev, skb, &b), &b);
 	else
 		rocectl_pkt_rx(rdev, &b, ce);
 out:

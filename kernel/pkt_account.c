@@ -127,26 +127,32 @@ void rocectl_pkt_tx(struct rocectl_dev *rdev, struct rocectl_qp *sender,
 }
 
 /*
- * The QP that sent skb, from the socket rdma_rxe gives each QP (its
- * sk_user_data is the QP). The socket is only read on skbs the driver
- * itself owns (their destructor is its code), and the QP found must be
- * the QP table's entry for its QPN, this very ib_qp: anything else is no
- * sender at all, never a wrong one.
+ * The QP that sent skb: first by the socket rdma_rxe gives each QP, whose
+ * sk_user_data holds the driver's QP (its address, or its pool index on
+ * 6.10 to 6.16: compat.h). That value is never dereferenced: it is looked
+ * up among the addresses of the QPs in the table, and as a QPN (an index
+ * is the QPN of every QP but the special QP 1, whose index no QP has as
+ * its QPN). The socket is only read on skbs the driver itself owns (their
+ * destructor is its code). Else a datagram's DETH names its source QP.
+ * Anything else is no sender at all, never a wrong one.
  */
 struct rocectl_qp *rocectl_pkt_sender_rcu(struct rocectl_dev *rdev,
-					  const struct sk_buff *skb)
+					  const struct sk_buff *skb,
+					  const struct rocectl_bth *b)
 {
-	const struct ib_qp *ibqp;
-	struct rocectl_qp *e;
-	void *qp;
+	struct rocectl_qp *e = NULL;
+	unsigned long v;
 
-	if (!skb->sk || !skb->destructor || !rdev->owner ||
-	    !within_module((unsigned long)skb->destructor, rdev->owner))
-		return NULL;
-	qp = rcu_dereference_sk_user_data(skb->sk);
-	if (!qp)
-		return NULL;
-	ibqp = qp + ROCECTL_RXE_IBQP_OFFSET;
-	e = rocectl_qp_find_rcu(rdev, READ_ONCE(ibqp->qp_num));
-	return e && e->ibqp == ibqp ? e : NULL;
+	if (skb->sk && skb->destructor && rdev->owner &&
+	    within_module((unsigned long)skb->destructor, rdev->owner)) {
+		/* Raw: the sk_user_data helpers would mask an index's low bits. */
+		v = (unsigned long)READ_ONCE(skb->sk->sk_user_data);
+		if (v > ROCECTL_QPN_MAX)
+			e = rocectl_qp_by_drv_rcu(rdev, v);
+		else if (v)
+			e = rocectl_qp_find_rcu(rdev, v);
+	}
+	if (!e && b->src_qpn)
+		e = rocectl_qp_find_rcu(rdev, b->src_qpn);
+	return e;
 }

@@ -12,11 +12,23 @@
  * the task's context with preemption disabled: no sleeping, GFP_ATOMIC.
  */
 #include <linux/kprobes.h>
+#include <linux/moduleparam.h>
 #include <linux/ptrace.h>
+#include <linux/workqueue.h>
 #include "rocectl.h"
 
-/* Enough instances for verbs that sleep in the driver on many CPUs. */
-#define ROCECTL_MAXACTIVE 128
+/*
+ * Each call of a hooked verb in progress holds one of its probe's
+ * instances until it returns, and mlx5's modify and destroy sleep in
+ * firmware commands: a call beyond them is missed (counted by the
+ * kernel, reported by rocectl_qp_hooks_check()). At least the kernel's
+ * own default for this host, 2 per possible CPU, and never below 128.
+ */
+#define ROCECTL_MAXACTIVE_MIN 128
+static unsigned int qp_hook_instances;
+module_param(qp_hook_instances, uint, 0444);
+MODULE_PARM_DESC(qp_hook_instances,
+		 "QP verb calls in progress at once that each QP hook follows (0: max(128, 2 per CPU)); one beyond them is missed, counted and its QPs marked incomplete");
 
 struct rocectl_modify_args {
 	struct ib_qp *qp;
@@ -41,6 +53,7 @@ rocectl_create_user_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (!IS_ERR_OR_NULL(qp))
 		rocectl_qp_created(qp, NULL, false);
+	rocectl_qp_hooks_check();
 	return 0;
 }
 
@@ -52,6 +65,7 @@ static int rocectl_create_kernel_ret(struct kretprobe_instance *ri,
 	/* create_qp() recorded the kernel user's name for resource tracking. */
 	if (!IS_ERR_OR_NULL(qp))
 		rocectl_qp_created(qp, qp->res.kern_name ?: "kernel", false);
+	rocectl_qp_hooks_check();
 	return 0;
 }
 
@@ -75,11 +89,12 @@ static int rocectl_modify_ret(struct kretprobe_instance *ri,
 
 	if (a->owed)
 		rocectl_qp_stats_owed(a->qp, a->owed);
-	if (regs_return_value(regs))
-		return 0;
-	if (!ROCECTL_HOOK_USER_CREATE)
-		rocectl_qp_first_modify(a->qp, a->attr, a->mask);
-	rocectl_qp_modified(a->qp, a->attr, a->mask);
+	if (!regs_return_value(regs)) {
+		if (!ROCECTL_HOOK_USER_CREATE)
+			rocectl_qp_first_modify(a->qp, a->attr, a->mask);
+		rocectl_qp_modified(a->qp, a->attr, a->mask);
+	}
+	rocectl_qp_hooks_check();
 	return 0;
 }
 
@@ -113,6 +128,7 @@ static int rocectl_destroy_ret(struct kretprobe_instance *ri,
 
 	if (!a->skip && !regs_return_value(regs))
 		rocectl_qp_destroyed(a->dev_index, a->qpn, a->qp, a->id);
+	rocectl_qp_hooks_check();
 	return 0;
 }
 
@@ -149,6 +165,45 @@ static struct kretprobe rocectl_qp_probes[] = {
 
 static struct kretprobe *rocectl_qp_probe_ptrs[ARRAY_SIZE(rocectl_qp_probes)];
 
+/* Calls the probes missed since load, as the kernel counts them. */
+u64 rocectl_qp_hooks_missed(void)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rocectl_qp_probes); i++)
+		n += READ_ONCE(rocectl_qp_probes[i].nmissed);
+	return n;
+}
+
+/* What rocectl_qp_hooks_check() reported last. */
+static atomic64_t rocectl_qp_missed_seen = ATOMIC64_INIT(0);
+
+static void rocectl_qp_missed_work(struct work_struct *work)
+{
+	u64 n = rocectl_qp_hooks_missed();
+
+	pr_warn("QP verb calls missed: %llu since load, more at once than the %d instances each hook holds (qp_hook_instances): live QPs marked incomplete\n",
+		n, rocectl_qp_probes[0].maxactive);
+	rocectl_qps_mark_incomplete();
+}
+
+static DECLARE_WORK(rocectl_qp_missed_wk, rocectl_qp_missed_work);
+
+/*
+ * From the hooks' return handlers and the readers of the count: a miss
+ * not reported yet is logged and marks the live QPs, from a work (the
+ * handlers cannot sleep). A few loads per QP verb call.
+ */
+void rocectl_qp_hooks_check(void)
+{
+	u64 seen = atomic64_read(&rocectl_qp_missed_seen);
+	u64 n = rocectl_qp_hooks_missed();
+
+	if (n != seen && atomic64_cmpxchg(&rocectl_qp_missed_seen, seen, n) == seen)
+		schedule_work(&rocectl_qp_missed_wk);
+}
+
 /* The benchmark's probe floor: the same probes, handlers that do nothing. */
 static int rocectl_qp_floor_handler(struct kretprobe_instance *ri,
 				    struct pt_regs *regs)
@@ -158,12 +213,14 @@ static int rocectl_qp_floor_handler(struct kretprobe_instance *ri,
 
 int rocectl_qp_hooks_init(void)
 {
-	int i, err;
+	int i, err, maxactive;
 
+	maxactive = qp_hook_instances ? qp_hook_instances :
+		    max_t(int, ROCECTL_MAXACTIVE_MIN, 2 * num_possible_cpus());
 	for (i = 0; i < ARRAY_SIZE(rocectl_qp_probes); i++) {
 		struct kretprobe *rp = &rocectl_qp_probes[i];
 
-		rp->maxactive = ROCECTL_MAXACTIVE;
+		rp->maxactive = maxactive;
 		if (!ROCECTL_HANDLE_PROBES) {
 			if (rp->entry_handler)
 				rp->entry_handler = rocectl_qp_floor_handler;
@@ -184,6 +241,7 @@ void rocectl_qp_hooks_exit(void)
 
 	unregister_kretprobes(rocectl_qp_probe_ptrs,
 			      ARRAY_SIZE(rocectl_qp_probe_ptrs));
+	cancel_work_sync(&rocectl_qp_missed_wk);
 	for (i = 0; i < ARRAY_SIZE(rocectl_qp_probes); i++)
 		if (rocectl_qp_probes[i].nmissed)
 			pr_warn("%s: %d calls missed (too many at once)\n",

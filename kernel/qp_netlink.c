@@ -85,7 +85,7 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 		genl_dump_check_consistent(cb, hdr);
 
 	if (nla_put_u32(skb, ROCECTL_A_DEV_INDEX, rdev->index) ||
-	    nla_put_string(skb, ROCECTL_A_DEV_NAME, rdev->name) ||
+	    nla_put_string(skb, ROCECTL_A_DEV_NAME, rocectl_dev_name(rdev)) ||
 	    nla_put_u32(skb, ROCECTL_A_QP_NUM, in->qpn) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_TYPE, in->type) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_STATE, in->state) ||
@@ -102,6 +102,8 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 		goto cancel;
 	if (prev_state >= 0 &&
 	    nla_put_u8(skb, ROCECTL_A_QP_PREV_STATE, prev_state))
+		goto cancel;
+	if (in->incomplete && nla_put_flag(skb, ROCECTL_A_QP_INCOMPLETE))
 		goto cancel;
 	if (cmd == ROCECTL_CMD_QP_DESTROY_NTF &&
 	    nla_put_u64_64bit(skb, ROCECTL_A_QP_LIFETIME, lifetime, ROCECTL_A_PAD))

@@ -227,27 +227,52 @@ struct rocectl_qp *rocectl_qp_find_rcu(struct rocectl_dev *rdev, u32 qpn)
 	return xa_load(&rdev->qps, qpn);
 }
 
+/* The entry whose driver QP is at key (rocectl_qp_drv_key()), if any. */
+struct rocectl_qp *rocectl_qp_by_drv_rcu(struct rocectl_dev *rdev,
+					 unsigned long key)
+{
+	struct rocectl_qp *e;
+
+	hash_for_each_possible_rcu(rdev->by_drv, e, drv_node, key)
+		if (rocectl_qp_drv_key(e->ibqp) == key)
+			return e;
+	return NULL;
+}
+
+/*
+ * Counting takes this CPU's counters and keeps them for the update: the
+ * wire path's transmit hook runs in rdma_rxe's process context, which
+ * full preemption may move to another CPU between the two (losing an
+ * update to that CPU's own). With preemption off, a softirq receive that
+ * interrupts the update on this CPU is safe: on 64-bit each add is one
+ * local64 operation, on 32-bit the seqcount section disables interrupts.
+ */
 void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n)
 {
-	struct rocectl_qp_pcpu *pc = this_cpu_ptr(e->stats);
+	struct rocectl_qp_pcpu *pc;
 	unsigned long flags;
 
-	/* Process-context transmit can be interrupted by softirq receive. */
+	preempt_disable();
+	pc = this_cpu_ptr(e->stats);
 	flags = u64_stats_update_begin_irqsave(&pc->syncp);
 	u64_stats_add(&pc->c[stat], n);
 	u64_stats_update_end_irqrestore(&pc->syncp, flags);
+	preempt_enable();
 }
 
 /* A packet and its bytes in one update: the common case of the packet path. */
 void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len)
 {
-	struct rocectl_qp_pcpu *pc = this_cpu_ptr(e->stats);
+	struct rocectl_qp_pcpu *pc;
 	unsigned long flags;
 
+	preempt_disable();
+	pc = this_cpu_ptr(e->stats);
 	flags = u64_stats_update_begin_irqsave(&pc->syncp);
 	u64_stats_inc(&pc->c[pkts]);
 	u64_stats_add(&pc->c[bytes], len);
 	u64_stats_update_end_irqrestore(&pc->syncp, flags);
+	preempt_enable();
 }
 
 /*
@@ -314,7 +339,7 @@ void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
 		return;
 	for (i = 0; i < ROCECTL_CONG_NR; i++)
 		n[i] = atomic_xchg(&e->cong[i], 0);
-	trace_qp_congestion(rdev->name, e->info.qpn, n);
+	trace_qp_congestion(rocectl_dev_name(rdev), e->info.qpn, n);
 }
 
 static void rocectl_gid_copy(u8 *dst, const struct ib_gid_attr *ga)
@@ -352,6 +377,13 @@ static void rocectl_qp_fill_created(struct rocectl_qp *e, struct ib_qp *qp,
 	}
 }
 
+/* Out of the table: the caller holds the table's lock. */
+static void rocectl_qp_unlink(struct rocectl_qp *e)
+{
+	if (e->counts)
+		hash_del_rcu(&e->drv_node);
+}
+
 /* Insert e; a stale entry under the same QPN (destroyed, not yet seen) goes. */
 static bool rocectl_qp_insert(struct rocectl_dev *rdev, struct rocectl_qp *e,
 			      bool replace)
@@ -371,6 +403,11 @@ static bool rocectl_qp_insert(struct rocectl_dev *rdev, struct rocectl_qp *e,
 	} else {
 		err = __xa_insert(&rdev->qps, e->info.qpn, e, GFP_ATOMIC);
 	}
+	if (old)
+		rocectl_qp_unlink(old);
+	if (!err && e->counts)
+		hash_add_rcu(rdev->by_drv, &e->drv_node,
+			     rocectl_qp_drv_key(e->ibqp));
 	xa_unlock_bh(&rdev->qps);
 
 	if (old)
@@ -396,7 +433,7 @@ void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan)
 	e = rocectl_qp_alloc(rdev, true);
 	if (!e) {
 		pr_warn_ratelimited("%s: QP %u not tracked: out of memory\n",
-				    rdev->name, qp->qp_num);
+				    rocectl_dev_name(rdev), qp->qp_num);
 		goto out;
 	}
 	rocectl_qp_fill_created(e, qp, kern_name);
@@ -406,7 +443,7 @@ void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan)
 		goto out;
 	}
 	if (!scan) {
-		trace_qp_create(rdev->name, &e->info);
+		trace_qp_create(rocectl_dev_name(rdev), &e->info);
 		rocectl_nl_notify_qp(rdev, &e->info, NULL,
 				     ROCECTL_CMD_QP_CREATE_NTF, -1, 0);
 	}
@@ -508,7 +545,7 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	spin_unlock_bh(&e->lock);
 
 	if ((mask & IB_QP_STATE) && info.state != prev) {
-		trace_qp_modify(rdev->name, &info, prev);
+		trace_qp_modify(rocectl_dev_name(rdev), &info, prev);
 		rocectl_nl_notify_qp(rdev, &info, NULL,
 				     ROCECTL_CMD_QP_MODIFY_NTF, prev, 0);
 	}
@@ -536,10 +573,12 @@ void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 		goto out;
 	xa_lock_bh(&rdev->qps);
 	e = xa_load(&rdev->qps, qpn);
-	if (e && (id ? e->id == id : e->ibqp == qp))
+	if (e && (id ? e->id == id : e->ibqp == qp)) {
 		__xa_erase(&rdev->qps, qpn);
-	else
+		rocectl_qp_unlink(e);
+	} else {
 		e = NULL;
+	}
 	xa_unlock_bh(&rdev->qps);
 	if (!e)
 		goto out;
@@ -547,7 +586,7 @@ void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 
 	rocectl_qp_snapshot(e, &info, stats);
 	lifetime = ktime_get_real_ns() - info.create_time;
-	trace_qp_destroy(rdev->name, &info, stats, lifetime);
+	trace_qp_destroy(rocectl_dev_name(rdev), &info, stats, lifetime);
 	rocectl_nl_notify_qp(rdev, &info, e->counts ? stats : NULL,
 			     ROCECTL_CMD_QP_DESTROY_NTF, -1, lifetime);
 	rocectl_qp_free(e);
@@ -555,8 +594,8 @@ out:
 	rcu_read_unlock();
 }
 
-/* A QP found at load: what the driver says of it now. */
-static void rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
+/* A QP found at load: what the driver says of it now. True if inserted. */
+static bool rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
 {
 	struct ib_qp_init_attr init;
 	struct rocectl_qp *e;
@@ -567,7 +606,7 @@ static void rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
 	struct task_struct *task = qp->res.task;
 
 	if (qp->real_qp != qp)
-		return;
+		return false;
 	e = rocectl_qp_alloc(rdev, false);
 	attr = kzalloc(sizeof(*attr), GFP_KERNEL);
 	if (!e || !attr)
@@ -592,26 +631,46 @@ static void rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
 			rocectl_qp_stats_alloc(e, GFP_KERNEL);
 	}
 	kfree(attr);
-	if (!rocectl_qp_insert(rdev, e, false))
-		rocectl_qp_free(e);	/* created meanwhile: the hook has it */
-	return;
+	if (rocectl_qp_insert(rdev, e, false))
+		return true;
+	rocectl_qp_free(e);	/* created meanwhile: the hook has it */
+	return false;
 fail:
 	kfree(attr);
 	if (e)
 		rocectl_qp_free(e);
+	return false;
 }
 
-/* Adopt the QP resource tracking has under id; true if there was one. */
-static bool rocectl_qp_adopt_id(struct rocectl_dev *rdev, u32 id)
+/*
+ * Adopt the QP resource tracking has under id. True if there was one that
+ * counts against the total taken before the scan: adopted here, or tracked
+ * by a hook before the scan began (entry ids up to id0). A QP a hook
+ * tracked since may be one created after the total was taken: counting it
+ * could end the scan before a QP that existed before it (QPNs are reused,
+ * and firmware numbers QPs as it likes). Not counting one that was in the
+ * total only makes the scan go on.
+ */
+static bool rocectl_qp_adopt_id(struct rocectl_dev *rdev, u32 id, u64 id0)
 {
 	struct rdma_restrack_entry *res;
+	struct rocectl_qp *e;
+	struct ib_qp *qp;
+	bool counts;
 
 	res = rdma_restrack_get_byid(rdev->ibdev, RDMA_RESTRACK_QP, id);
 	if (IS_ERR(res))
 		return false;
-	rocectl_qp_adopt(rdev, container_of(res, struct ib_qp, res));
+	qp = container_of(res, struct ib_qp, res);
+	counts = rocectl_qp_adopt(rdev, qp);
+	if (!counts) {
+		rcu_read_lock();
+		e = rocectl_qp_find_rcu(rdev, qp->qp_num);
+		counts = !e || e->ibqp != qp || e->id <= id0;
+		rcu_read_unlock();
+	}
 	rdma_restrack_put(res);
-	return true;
+	return counts;
 }
 
 /*
@@ -625,28 +684,54 @@ static bool rocectl_qp_adopt_id(struct rocectl_dev *rdev, u32 id)
  */
 void rocectl_qps_scan(struct rocectl_dev *rdev)
 {
+	u64 id0 = atomic64_read(&rocectl_qp_ids);
 	int total, found = 0;
 	u32 port, id;
 
 	total = rocectl_restrack_count(rdev->ibdev, RDMA_RESTRACK_QP);
 	rdma_for_each_port(rdev->ibdev, port) {
-		found += rocectl_qp_adopt_id(rdev, port << 24);
-		found += rocectl_qp_adopt_id(rdev, port << 24 | 1);
+		found += rocectl_qp_adopt_id(rdev, port << 24, id0);
+		found += rocectl_qp_adopt_id(rdev, port << 24 | 1, id0);
 	}
 	if (!ROCECTL_RESTRACK_HOLDS_QP) {
 		if (found < total)
-			found += rocectl_qp_adopt_id(rdev, 0);
+			found += rocectl_qp_adopt_id(rdev, 0, id0);
 		if (found < total)
-			found += rocectl_qp_adopt_id(rdev, 1);
+			found += rocectl_qp_adopt_id(rdev, 1, id0);
 		if (found < total)
 			pr_info_once("QPs that existed before rocectl loaded are not tracked before Linux 5.15, but for QPs 0 and 1: the RDMA core may free them under a reader\n");
 		return;
 	}
 	for (id = 0; found < total && id < (1U << 24); id++) {
-		found += rocectl_qp_adopt_id(rdev, id);
+		found += rocectl_qp_adopt_id(rdev, id, id0);
 		if (!(id % 4096))
 			cond_resched();
 	}
+}
+
+/*
+ * A QP verb call went unseen (qp_hooks.c): every QP live now may be the
+ * one whose create, modify or destroy it was. Marked, never guessed at.
+ * Process context.
+ */
+void rocectl_qps_mark_incomplete(void)
+{
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+	unsigned long index = 0, qpn;
+
+	mutex_lock(&rocectl_devs_lock);
+	while ((rdev = rocectl_dev_next(&index))) {
+		rcu_read_lock();
+		xa_for_each(&rdev->qps, qpn, e) {
+			spin_lock_bh(&e->lock);
+			e->info.incomplete = 1;
+			spin_unlock_bh(&e->lock);
+		}
+		rcu_read_unlock();
+		index++;
+	}
+	mutex_unlock(&rocectl_devs_lock);
 }
 
 /* The device goes: no new entry after this, every entry freed. */
@@ -659,6 +744,7 @@ void rocectl_qps_drain(struct rocectl_dev *rdev)
 	rdev->dead = true;
 	xa_for_each(&rdev->qps, qpn, e) {
 		__xa_erase(&rdev->qps, qpn);
+		rocectl_qp_unlink(e);
 		rocectl_qp_free(e);
 	}
 	xa_unlock_bh(&rdev->qps);

@@ -4,6 +4,7 @@
 #define _ROCECTL_H
 
 #include <linux/atomic.h>
+#include <linux/hashtable.h>
 #include <linux/if.h>
 #include <linux/irq_work.h>
 #include <linux/mutex.h>
@@ -21,6 +22,12 @@ struct genl_info;
 #define ROCECTL_QP_NSTATS (ROCECTL_A_QP_STAT_MAX - ROCECTL_A_QP_STAT_TX_PACKETS + 1)
 #define ROCECTL_STAT(attr) ((attr) - ROCECTL_A_QP_STAT_TX_PACKETS)
 
+/* A device's name: replaced whole on rename, freed after a grace period. */
+struct rocectl_dev_name {
+	struct rcu_head rcu;
+	char s[IB_DEVICE_NAME_MAX];
+};
+
 /*
  * One RDMA device, from ib_client add() to remove(). Found under RCU by
  * the QP hooks and the packet path, freed after a grace period.
@@ -28,10 +35,20 @@ struct genl_info;
 struct rocectl_dev {
 	struct ib_device *ibdev;
 	u32 index;
-	/* Our copy, updated in rename(): dev_name() may be freed under us. */
-	char name[IB_DEVICE_NAME_MAX];
-	/* QPN -> struct rocectl_qp; its lock also guards dead. */
+	/*
+	 * Our copy, replaced in rename(): dev_name() may be freed under us,
+	 * and readers under RCU (hooks, tracepoints) never see half of one.
+	 * Read it with rocectl_dev_name().
+	 */
+	struct rocectl_dev_name __rcu *name;
+	/* QPN -> struct rocectl_qp; its lock also guards dead and by_drv. */
 	struct xarray qps;
+	/*
+	 * Counting devices: the same entries by their driver QP's address
+	 * (rocectl_qp_drv_key()), for the packet path to find a packet's
+	 * sender by identity (pkt_account.c).
+	 */
+	DECLARE_HASHTABLE(by_drv, 8);
 	bool dead;
 	/* The module computes per-QP packet counters on this device. */
 	bool counts;
@@ -76,6 +93,7 @@ struct rocectl_qp_info {
 	u8 timeout;
 	u8 retry_cnt;
 	u8 rnr_retry;
+	u8 incomplete;		/* a QP verb was missed while it lived */
 	u32 port;
 	u32 dest_qpn;
 	u32 path_mtu;
@@ -93,6 +111,8 @@ struct rocectl_qp {
 	struct rocectl_qp_info info;
 	/* Identity only, never dereferenced: tells QPs that reuse a QPN apart. */
 	const struct ib_qp *ibqp;
+	/* In rdev->by_drv while in the table, on counting devices. */
+	struct hlist_node drv_node;
 	/* Its device, which outlives it: remove() waits for entries' RCU frees. */
 	struct rocectl_dev *rdev;
 	/* User QPs: the creating thread group, numbered per pid namespace on reads. */
@@ -116,6 +136,16 @@ struct rocectl_qp {
 	struct rcu_head rcu;
 };
 
+/*
+ * The address of the driver's own QP object around qp, rdma_rxe's struct
+ * rxe_qp (compat.h): a key compared with what rdma_rxe hands the packet
+ * path, never dereferenced.
+ */
+static inline unsigned long rocectl_qp_drv_key(const struct ib_qp *qp)
+{
+	return (unsigned long)qp - ROCECTL_RXE_IBQP_OFFSET;
+}
+
 /* What a port is, read on demand from ib_core. */
 struct rocectl_port_info {
 	u8 state;
@@ -127,6 +157,8 @@ struct rocectl_port_info {
 	u32 max_mtu;
 	int netdev_ifindex;
 	char netdev_name[IFNAMSIZ];
+	/* Its netdev is in another network namespace than the initial one. */
+	bool netdev_other_ns;
 };
 
 /*
@@ -150,6 +182,12 @@ void *rocectl_pool_take(struct rocectl_pool *p);
 
 /* devices.c: the registry. Lookups and iteration need rocectl_devs_lock. */
 extern struct mutex rocectl_devs_lock;
+
+/* The device's name, under rcu_read_lock() or rocectl_devs_lock. */
+#define rocectl_dev_name(rdev)						\
+	(rcu_dereference_check((rdev)->name,				\
+			       lockdep_is_held(&rocectl_devs_lock))->s)
+
 extern unsigned int rocectl_devs_gen;
 int rocectl_devices_init(void);
 void rocectl_devices_exit(void);
@@ -171,12 +209,15 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 void rocectl_qp_first_modify(struct ib_qp *qp, const struct ib_qp_attr *attr,
 			     int mask);
 struct rocectl_qp *rocectl_qp_find_rcu(struct rocectl_dev *rdev, u32 qpn);
+struct rocectl_qp *rocectl_qp_by_drv_rcu(struct rocectl_dev *rdev,
+					 unsigned long key);
 void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 			  u64 id);
 void rocectl_qps_scan(struct rocectl_dev *rdev);
 int rocectl_qps_init(void);
 void rocectl_qps_exit(void);
 void rocectl_qps_drain(struct rocectl_dev *rdev);
+void rocectl_qps_mark_incomplete(void);
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 			 u64 *stats);
 pid_t rocectl_qp_reader_pid(const struct rocectl_qp *e);
@@ -230,7 +271,8 @@ void rocectl_pkt_rx(struct rocectl_dev *rdev, const struct rocectl_bth *b,
 void rocectl_pkt_tx(struct rocectl_dev *rdev, struct rocectl_qp *sender,
 		    const struct rocectl_bth *b);
 struct rocectl_qp *rocectl_pkt_sender_rcu(struct rocectl_dev *rdev,
-					  const struct sk_buff *skb);
+					  const struct sk_buff *skb,
+					  const struct rocectl_bth *b);
 
 /*
  * nf_hooks.c: the soft-RoCE wire path, netfilter hooks in the initial
@@ -254,6 +296,8 @@ static inline void rocectl_nf_hooks_disarm(void)
 /* qp_hooks.c: kretprobes on ib_core's QP verbs. */
 int rocectl_qp_hooks_init(void);
 void rocectl_qp_hooks_exit(void);
+u64 rocectl_qp_hooks_missed(void);
+void rocectl_qp_hooks_check(void);
 
 /*
  * rxe_hooks.c: the soft-RoCE packet path, while rdma_rxe is loaded: the

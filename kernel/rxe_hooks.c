@@ -33,10 +33,10 @@ static bool rocectl_skb_ce(const struct sk_buff *skb)
 }
 
 /*
- * A loopback packet's sender, on the same device: the QP of the socket
- * the driver sent it on where it sets one (6.12), else the DETH's source
- * QP (UD), else the connected peer of the receiving QP, if that peer is
- * connected to it in turn.
+ * A loopback packet's sender, on the same device: as on the wire
+ * (rdma_rxe sets the socket on loopback packets from 6.10 on), else the
+ * connected peer of the receiving QP, if that peer is connected to it in
+ * turn.
  */
 static struct rocectl_qp *rocectl_loopback_sender(struct rocectl_dev *rdev,
 						  const struct sk_buff *skb,
@@ -44,11 +44,9 @@ static struct rocectl_qp *rocectl_loopback_sender(struct rocectl_dev *rdev,
 {
 	struct rocectl_qp *s, *r;
 
-	s = rocectl_pkt_sender_rcu(rdev, skb);
+	s = rocectl_pkt_sender_rcu(rdev, skb, b);
 	if (s)
 		return s;
-	if (b->src_qpn)
-		return rocectl_qp_find_rcu(rdev, b->src_qpn);
 	r = rocectl_qp_find_rcu(rdev, b->qpn);
 	if (!r)
 		return NULL;

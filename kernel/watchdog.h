@@ -142,8 +142,9 @@ int rocectl_wd_set_stall(struct net_device *ndev, u16 ms);
 /* backend.c */
 void rocectl_wd_backend_attach(struct rocectl_wd *w);
 void rocectl_wd_backend_detach(struct rocectl_wd *w);
+#define ROCECTL_BACKEND_NAME_MAX 32
 int rocectl_cong_get(struct ib_device *ibdev, u32 port,
-		     struct rocectl_cong_info *c, const char **backend);
+		     struct rocectl_cong_info *c, char *backend, size_t len);
 int rocectl_cong_set(struct ib_device *ibdev, u32 port,
 		     const struct rocectl_cong_value *v, int n,
 		     int *bad, int *why);

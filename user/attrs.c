@@ -65,6 +65,8 @@ static const enum mnl_attr_data_type top_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_DEV_UNATTRIBUTED] = MNL_TYPE_NESTED,
 	[ROCECTL_A_DEV_PKT_UNSEEN] = MNL_TYPE_U64,
 	[ROCECTL_A_DEV_PROBE_MISSED] = MNL_TYPE_U64,
+	[ROCECTL_A_DEV_QP_HOOK_MISSED] = MNL_TYPE_U64,
+	[ROCECTL_A_QP_INCOMPLETE] = MNL_TYPE_FLAG,
 };
 
 static const enum mnl_attr_data_type wdp_types[ROCECTL_A_WDP_MAX + 1] = {

@@ -34,6 +34,8 @@ struct stats_dev {
 	uint64_t gone[NSTATS], unattributed[NSTATS];
 	/* Module-wide: packets taken but not read, loopback probe hits skipped. */
 	uint64_t unseen, probe_missed;
+	/* Module-wide: QP verb calls the hooks missed. */
+	uint64_t qp_hook_missed;
 };
 
 struct stats_devs {
@@ -68,6 +70,8 @@ static int devs_cb(const struct nlmsghdr *nlh, void *data)
 			 mnl_attr_get_str(tb[ROCECTL_A_DEV_DRIVER_NAME]));
 	if (tb[ROCECTL_A_DEV_NUM_PORTS])
 		d->ports = mnl_attr_get_u32(tb[ROCECTL_A_DEV_NUM_PORTS]);
+	if (tb[ROCECTL_A_DEV_QP_HOOK_MISSED])
+		d->qp_hook_missed = mnl_attr_get_u64(tb[ROCECTL_A_DEV_QP_HOOK_MISSED]);
 	if (tb[ROCECTL_A_DEV_QPS_GONE] && tb[ROCECTL_A_DEV_UNATTRIBUTED]) {
 		d->counts = true;
 		qp_stat_values(tb[ROCECTL_A_DEV_QPS_GONE], d->gone);
@@ -208,7 +212,9 @@ static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 	out_str("ifname", "%s: ", d->name);
 	out_str("scope", "scope %s ", "qps");
 	out_str("source", "source module ", "module");
-	out_uint("qps", "(sum over %" PRIu64 " QPs)", sum.counted);
+	out_uint("qps", "(sum over %" PRIu64 " QPs", sum.counted);
+	out_uint("module_qp_hook_missed", "; module-wide, QP verb calls missed: %" PRIu64 ")",
+		 d->qp_hook_missed);
 	print_counters(sum.v);
 	out_close_object();
 	out_nl();

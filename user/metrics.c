@@ -98,6 +98,8 @@ struct snapshot {
 	size_t naccts;
 	bool has_unseen;
 	uint64_t unseen, probe_missed;
+	bool has_hook_missed;
+	uint64_t qp_hook_missed;
 	struct prio *prios;
 	size_t nprios;
 	struct qp *qps;
@@ -154,6 +156,10 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		memset(d, 0, sizeof(*d));
 		snprintf(d->dev, sizeof(d->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
 		qp_stat_values(tb[ROCECTL_A_DEV_UNATTRIBUTED], d->unattributed);
+	}
+	if (tb[ROCECTL_A_DEV_QP_HOOK_MISSED]) {
+		s->has_hook_missed = true;
+		s->qp_hook_missed = mnl_attr_get_u64(tb[ROCECTL_A_DEV_QP_HOOK_MISSED]);
 	}
 	if (tb[ROCECTL_A_DEV_PKT_UNSEEN]) {
 		s->has_unseen = true;
@@ -594,6 +600,11 @@ static void write_unattributed(struct prom *p, const struct snapshot *s)
 
 			prom_u64(p, l, 1, s->accts[i].unattributed[j]);
 		}
+	}
+	if (s->has_hook_missed) {
+		prom_family(p, "rocectl_qp_hook_missed", PROM_COUNTER,
+			    "Calls of the RDMA core's QP verbs the module's hooks missed (more in progress at once than it follows), all devices: the QPs live then are marked incomplete.");
+		prom_u64(p, NULL, 0, s->qp_hook_missed);
 	}
 	if (!s->has_unseen)
 		return;

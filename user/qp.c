@@ -123,6 +123,9 @@ void qp_print_fields(const struct nlattr **tb, bool details)
 	if (tb[ROCECTL_A_QP_PREV_STATE])
 		out_str("prev_state", "prev_state %s ",
 			qp_state_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_PREV_STATE])));
+	/* A QP verb call was missed while it lived: what follows may be stale. */
+	if (tb[ROCECTL_A_QP_INCOMPLETE])
+		out_bool("incomplete", "incomplete ", true);
 	if (tb[ROCECTL_A_QP_KERNEL] && mnl_attr_get_u8(tb[ROCECTL_A_QP_KERNEL])) {
 		out_bool("kernel", NULL, true);
 		if (tb[ROCECTL_A_QP_COMM])

@@ -59,6 +59,13 @@
  *                                         loopback packet so missed goes
  *                                         uncounted; one from the wire was
  *                                         counted at the IP layer already
+ *     ROCECTL_A_DEV_QP_HOOK_MISSED u64    module-wide: calls of the RDMA
+ *                                         core's QP verbs (create, modify,
+ *                                         destroy) the module's hooks missed,
+ *                                         more being in progress at once than
+ *                                         it holds instances for; the QPs
+ *                                         live then carry
+ *                                         ROCECTL_A_QP_INCOMPLETE
  *
  * ROCECTL_CMD_QP_GET (doit and dump, anyone; see "Who sees which QP" below)
  *   Request, doit: the device (ROCECTL_A_DEV_INDEX or ROCECTL_A_DEV_NAME)
@@ -94,6 +101,10 @@
  *     ROCECTL_A_QP_TIMEOUT      u8      local ACK timeout exponent
  *     ROCECTL_A_QP_RETRY_CNT    u8      retry count
  *     ROCECTL_A_QP_RNR_RETRY    u8      RNR retry count
+ *     ROCECTL_A_QP_INCOMPLETE   flag    a QP verb call was missed while
+ *                                       the QP was live (ROCECTL_A_DEV_
+ *                                       QP_HOOK_MISSED): its state and path
+ *                                       may be stale, or it may be gone
  *     ROCECTL_A_QP_STATS        nest    counters the module computes from the
  *                                       packets it sees (software RoCE only;
  *                                       absent where it sees none), each u64:
@@ -304,6 +315,8 @@ enum rocectl_attr {
 	ROCECTL_A_DEV_UNATTRIBUTED,
 	ROCECTL_A_DEV_PKT_UNSEEN,
 	ROCECTL_A_DEV_PROBE_MISSED,
+	ROCECTL_A_DEV_QP_HOOK_MISSED,
+	ROCECTL_A_QP_INCOMPLETE,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = __ROCECTL_A_MAX - 1
