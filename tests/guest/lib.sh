@@ -129,9 +129,19 @@ veth_pair() {
 	ip link set "veth$1" up && ip link set "veth$2" up
 }
 
+# rdma_rxe loaded: the kernel's, or the build ROCECTL_RXE_KO names (the
+# index-form lane, tests/rxe_index) with the kernel's modules it needs.
+rxe_load() {
+	if [ -z "${ROCECTL_RXE_KO:-}" ]; then
+		modprobe rdma_rxe
+	elif ! grep -q '^rdma_rxe ' /proc/modules; then
+		modprobe -a ib_uverbs udp_tunnel ip6_udp_tunnel && insmod "$ROCECTL_RXE_KO"
+	fi
+}
+
 # rxe_add NAME NETDEV
 rxe_add() {
-	modprobe rdma_rxe && timeout "$T" rdma link add "$1" type rxe netdev "$2"
+	rxe_load && timeout "$T" rdma link add "$1" type rxe netdev "$2"
 }
 
 rxe_del() {
@@ -208,7 +218,7 @@ simrdma_dev() {
 # rxe0 on veth1 (192.0.2.1) and rxe1 on veth2 (192.0.2.2), routed as two
 # hosts: their traffic really crosses the veth (see two_hosts).
 two_rxe_hosts() {
-	modprobe rdma_rxe
+	rxe_load
 	veth_pair 1 2
 	two_hosts veth1 192.0.2.1 veth2 192.0.2.2
 	rxe_add rxe0 veth1 || fail "rxe0"

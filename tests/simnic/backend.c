@@ -7,11 +7,33 @@
  * live counters and sets its PFC mask; simnic has one mask for both
  * directions, so a priority is enabled when every direction the change
  * names enables it.
+ *
+ * Its debugfs knobs (simnic_backend/) make it a slow firmware: delay_ms
+ * stalls every counter read and congestion control call, and cong_dev
+ * names the RDMA device (any driver's) whose congestion control it
+ * claims, so that the tests can show that rocectl holds no lock another
+ * request or a device add/remove needs while a backend call blocks.
  */
+#include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <rdma/ib_verbs.h>
 #include "../../kernel/backend.h"
 #include "simnic.h"
+
+static struct dentry *simbe_ddir;
+static u32 simbe_delay_ms;
+static char simbe_cong_dev[IB_DEVICE_NAME_MAX];
+
+/* A firmware command that takes its time. */
+static void simbe_stall(void)
+{
+	u32 ms = READ_ONCE(simbe_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
 
 static void *simbe_attach(struct net_device *ndev)
 {
@@ -27,6 +49,7 @@ static int simbe_read(void *priv, struct rocectl_be_sample *s)
 	struct simnic_counters c;
 	int d, p;
 
+	simbe_stall();
 	simnic_read_counters(priv, &c);
 	for (d = 0; d < 2; d++) {
 		for (p = 0; p < ROCECTL_BE_NPRIO; p++) {
@@ -61,6 +84,32 @@ static int simbe_set_pfc(void *priv, const u8 en[2], const u8 mask[2])
 				 (on & (mask[0] | mask[1])));
 }
 
+static bool simbe_ib_claims(struct ib_device *ibdev)
+{
+	return simbe_cong_dev[0] && !strcmp(dev_name(&ibdev->dev), simbe_cong_dev);
+}
+
+/* One parameter, the delay itself: the call's answer is not the subject. */
+static int simbe_cong_get(struct ib_device *ibdev, u32 port,
+			  struct rocectl_cong_info *c)
+{
+	simbe_stall();
+	c->params[0].name = "sim_delay_ms";
+	c->params[0].value = READ_ONCE(simbe_delay_ms);
+	c->nparams = 1;
+	return 0;
+}
+
+static int simbe_cong_set(struct ib_device *ibdev, u32 port,
+			  const struct rocectl_cong_value *v, int n,
+			  int *bad, int *why)
+{
+	simbe_stall();
+	*bad = 0;
+	*why = ROCECTL_CONG_WHY_NOT_ALLOWED;
+	return -EPERM;
+}
+
 static struct rocectl_backend simbe = {
 	.name = "simnic",
 	.owner = THIS_MODULE,
@@ -69,16 +118,50 @@ static struct rocectl_backend simbe = {
 	.read = simbe_read,
 	.get_pfc = simbe_get_pfc,
 	.set_pfc = simbe_set_pfc,
+	.ib_claims = simbe_ib_claims,
+	.cong_get = simbe_cong_get,
+	.cong_set = simbe_cong_set,
+};
+
+/* cong_dev: a device name, written whole; a trailing newline is dropped. */
+static ssize_t simbe_cong_dev_write(struct file *f, const char __user *buf,
+				    size_t len, loff_t *ppos)
+{
+	char name[IB_DEVICE_NAME_MAX];
+
+	if (len >= sizeof(name))
+		return -EINVAL;
+	if (copy_from_user(name, buf, len))
+		return -EFAULT;
+	name[len] = 0;
+	strim(name);
+	strscpy(simbe_cong_dev, name, sizeof(simbe_cong_dev));
+	return len;
+}
+
+static const struct file_operations simbe_cong_dev_fops = {
+	.owner = THIS_MODULE,
+	.write = simbe_cong_dev_write,
 };
 
 static int __init simbe_init(void)
 {
-	return rocectl_backend_register(&simbe);
+	int err;
+
+	simbe_ddir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_u32("delay_ms", 0600, simbe_ddir, &simbe_delay_ms);
+	debugfs_create_file("cong_dev", 0200, simbe_ddir, NULL,
+			    &simbe_cong_dev_fops);
+	err = rocectl_backend_register(&simbe);
+	if (err)
+		debugfs_remove(simbe_ddir);
+	return err;
 }
 
 static void __exit simbe_exit(void)
 {
 	rocectl_backend_unregister(&simbe);
+	debugfs_remove(simbe_ddir);
 }
 
 module_init(simbe_init);

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: a hardware backend call that blocks -- a firmware command
+# taking 2 s, as an mlx5 command can for up to 60 -- delays nothing else.
+# The test backend (simnic_backend, delay_ms) stalls every congestion
+# control call and every watchdog counter read; meanwhile `qp show`,
+# `dev show`, an RDMA device's add and remove, and a request to another
+# generic netlink family (nlctrl, which runs under generic netlink's
+# global mutex) take their usual time.
+# Each is measured before and during the stall, and both are printed.
+. "$(dirname "$0")/lib.sh"
+plan 3
+W=$(mktemp -d)
+BE=/sys/kernel/debug/simnic_backend
+STALL_MS=2000
+
+kmsg_mark
+module_load || fail "load"
+simnic_pair sim0 sim1 || fail "simnic"
+insmod "$ROOT/tests/simnic/simnic_backend.ko" || fail "simnic_backend"
+simrdma_dev srd0 sim0 || fail "simrdma srd0"
+veth_pair 1 2
+rxe_load || fail "rdma_rxe"
+echo srd0 > "$BE/cong_dev"
+
+ms() { date +%s%3N; }
+# took CMD...: the milliseconds CMD took (its output dropped).
+took() {
+	local t0
+	t0=$(ms)
+	"$@" > /dev/null 2>&1
+	echo $(($(ms) - t0))
+}
+add_del() { rxe_add rxe0 veth1 && rxe_del rxe0; }
+# others: qp show, dev show, device add+remove, genl ctrl list, as
+# "Q D A G" milliseconds.
+others() {
+	echo "$(took rc qp show) $(took rc dev show) $(took add_del) $(took timeout "$T" genl ctrl list)"
+}
+# within BASE NOW WHAT: NOW is no more than a second above BASE (the
+# stall is 2 s: one held lock would add most of it).
+within() {
+	local i b n names=("qp show" "dev show" "device add+remove" "genl ctrl list")
+	read -ra b <<< "$1"; read -ra n <<< "$2"
+	for i in 0 1 2 3; do
+		[ "${n[$i]}" -le $((b[i] + 1000)) ] ||
+			fail "$3: ${names[$i]} took ${n[$i]} ms, ${b[$i]} ms without the stall"
+	done
+}
+
+base=$(others)
+# --- a congestion control read stalls in the "firmware" ----------------------------
+echo $STALL_MS > "$BE/delay_ms"
+t0=$(ms)
+rc dcqcn show dev srd0 > "$W/dcqcn.out" 2>&1 &
+reader=$!
+sleep 0.2
+during=$(others)
+wait $reader; code=$?
+took_ms=$(($(ms) - t0))
+echo "# without a stall (qp show, dev show, add+remove, genl ctrl list ms): $base; during a ${STALL_MS} ms dcqcn read: $during; the read: $took_ms ms"
+check_eq "$code" 0 "dcqcn show dev srd0: $(cat "$W/dcqcn.out")"
+[ "$took_ms" -ge $STALL_MS ] || fail "the dcqcn read took $took_ms ms: the stall did not happen"
+within "$base" "$during" "during a dcqcn read"
+log_test "a congestion control call blocked ${STALL_MS} ms in the backend delays no other request (rocectl or another family) nor a device add/remove"
+
+# --- the watchdog's counter reads stall ---------------------------------------------
+echo 0 > "$BE/delay_ms"
+rc watchdog set dev sim0 prio 3 interval 10 || fail "watch sim0"
+echo $STALL_MS > "$BE/delay_ms"
+sleep 0.5
+during=$(others)
+echo "# during ${STALL_MS} ms watchdog counter reads: $during"
+within "$base" "$during" "during the watchdog's reads"
+echo 0 > "$BE/delay_ms"
+rc watchdog del dev sim0 || fail "unwatch"
+log_test "the watchdog's backend counter reads blocked ${STALL_MS} ms each delay no request nor a device add/remove"
+
+echo > "$BE/cong_dev"
+rmmod simnic_backend
+kmsg_check
+rm -rf "$W"

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: soft-RoCE on a netdev of another network namespace. rocectl's
+# packet hooks and rdma_rxe's sockets live in the initial namespace, and an
+# ifindex names a netdev only within its own: such a device is said not to
+# be counted, and its netdev's number, reused by an initial-namespace
+# netdev, does not take that netdev's packets. (Readers in another pid
+# namespace: the permissions scenario.)
+. "$(dirname "$0")/lib.sh"
+plan 3
+W=$(mktemp -d)
+QPT=$ROOT/tests/tools/build/qptraffic
+
+kmsg_mark
+module_load || fail "load"
+rxe_load || fail "rdma_rxe"
+# ns1's netdev takes ifindex 50 first; the initial namespace's veth1 then too.
+ip netns add rocectl1
+ip -n rocectl1 link add nsv0 index 50 type veth peer name nsv1 index 51 || fail "netns veth"
+ip -n rocectl1 addr add 198.51.100.1/24 dev nsv0
+ip -n rocectl1 link set nsv0 up; ip -n rocectl1 link set nsv1 up
+timeout "$T" ip netns exec rocectl1 rdma link add rxe9 type rxe netdev nsv0 || fail "rxe9 in the namespace"
+check_match "$(dmesg | tail -n +$((KMSG_MARK + 1)))" \
+	"rocectl: rxe9: its netdev nsv0 is in another network namespace than the initial one: its packets are not counted" "said"
+check_eq "$(rc -j dev stats rxe9 | jq -c '[.[].scope]')" '["port"]' "rxe9's dev stats: no module counters"
+check_eq "$(rc -j qp show dev rxe9 | jq -c '[.[] | select(has("counters"))] | length')" 0 "rxe9's QPs carry no counters"
+log_test "a soft-RoCE device whose netdev is in another network namespace: said, and not counted"
+
+ip link add veth1 index 50 type veth peer name veth2 index 52 || fail "veth1 as ifindex 50"
+ip addr add 192.0.2.1/24 dev veth1
+ip link set veth1 up; ip link set veth2 up
+rxe_add rxe0 veth1 || fail "rxe0"
+"$QPT" pair -d rxe0 -g 1 -n 1 -m 20 -s 64 --hold > "$W/pair.json" 2> "$W/pair.err" &
+holder=$!
+busywait 20000 test -s "$W/pair.json" || fail "qptraffic: $(cat "$W/pair.err")"
+a=$(jq '.pairs[0].a_qpn' "$W/pair.json"); b=$(jq '.pairs[0].b_qpn' "$W/pair.json")
+check_eq "$(rc -j qp stats dev rxe0 qpn "$a" | jq '.[0].counters.tx_packets')" 20 "rxe0 requester tx_packets"
+check_eq "$(rc -j qp stats dev rxe0 qpn "$b" | jq '.[0].counters.rx_packets')" 20 "rxe0 responder rx_packets"
+kill "$holder" 2>/dev/null; wait "$holder"
+log_test "the initial namespace's netdev of the same ifindex: its device counts its own packets exactly"
+
+rxe_del rxe0
+timeout "$T" ip netns exec rocectl1 rdma link del rxe9
+ip netns del rocectl1
+ip link del veth1
+kmsg_check
+rm -rf "$W"
