@@ -64,10 +64,61 @@ static void put(struct prom *p, const char *fmt, ...)
 	p->len += n;
 }
 
-/* Label values escape \, " and newline; HELP text \ and newline. */
-static void put_escaped(struct prom *p, const char *s, bool quote)
+/*
+ * The length of the valid UTF-8 sequence s starts with (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), or 0.
+ */
+static size_t utf8_len(const unsigned char *s)
 {
-	for (; *s; s++) {
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)	/* the NUL ends it too */
+			return 0;
+	return n;
+}
+
+/*
+ * Label values escape \, " and newline; HELP text \ and newline. Both must
+ * be UTF-8, or the scrape is refused whole (a process name is any bytes,
+ * and the kernel's 15-byte cut can split a character): a run of bytes that
+ * is not becomes one U+FFFD, as node_exporter does.
+ */
+static void put_escaped(struct prom *p, const char *str, bool quote)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	bool bad = false;
+	size_t n;
+
+	while (*s) {
+		n = utf8_len(s);
+		if (!n) {
+			if (!bad)
+				put(p, "\xef\xbf\xbd");
+			bad = true;
+			s++;
+			continue;
+		}
+		bad = false;
 		if (*s == '\\')
 			put(p, "\\\\");
 		else if (*s == '\n')
@@ -75,7 +126,8 @@ static void put_escaped(struct prom *p, const char *s, bool quote)
 		else if (quote && *s == '"')
 			put(p, "\\\"");
 		else
-			put(p, "%c", *s);
+			put(p, "%.*s", (int)n, (const char *)s);
+		s += n;
 	}
 }
 

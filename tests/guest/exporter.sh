@@ -7,7 +7,7 @@
 # returning those counters; the textfile output read by a real
 # prometheus-node-exporter; the module going and coming; bad input.
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 12
 W=$(mktemp -d)
 chmod 755 "$W"
 QPT=$ROOT/tests/tools/build/qptraffic
@@ -48,6 +48,21 @@ check_match "$(tr -d '\r' < "$W/om.hdr")" '^Content-Type: application/openmetric
 check_eq "$(tail -n 1 "$W/om.txt")" "# EOF" "OpenMetrics end"
 check_match "$(cat "$W/om.txt")" '^# TYPE rocectl_watchdog_storms counter$' "OpenMetrics counter family"
 log_test "scrape as nobody: text format 0.0.4 that promtool check metrics accepts; OpenMetrics when asked"
+
+# --- a process name that is not UTF-8 ------------------------------------------------------
+# comm is any bytes (a file name, cut at 15): one QP owner so named must
+# not make the scrape invalid, which would blank the host's metrics.
+badname=$(printf 'bad\xff\xfename')
+install -m 755 "$QPT" "$W/$badname"
+"$W/$badname" pair -d rxe0 -g 1 -n 1 -m 5 -s 64 --hold > "$W/bad.json" 2> "$W/bad.err" &
+badholder=$!
+busywait 30000 test -s "$W/bad.json" || fail "$badname: $(cat "$W/bad.err")"
+scrape > "$W/bad.txt" || fail "scrape"
+out=$(promtool check metrics < "$W/bad.txt" 2>&1) || fail "promtool check metrics: $out"
+grep -qF "comm=\"$(printf 'bad\xef\xbf\xbdname')\"" "$W/bad.txt" ||
+	fail "no comm label with U+FFFD: $(grep -a 'comm=' "$W/bad.txt" | grep -a bad | head -n 2)"
+kill "$badholder" 2>/dev/null; wait "$badholder"
+log_test "a QP owner whose name is not UTF-8: the scrape stays valid for promtool, the bytes become U+FFFD"
 
 # --- ports and QPs against rdma(8) ----------------------------------------------------------
 "$QPT" pair -d rxe0 -D rxe1 -g 1 -n 3 -m 10 -s 1024 --hold > "$W/hold.json" 2> "$W/hold.err" &

@@ -4,6 +4,7 @@
  * where each format puts it, label values and HELP escaped, "# EOF" only
  * in OpenMetrics. (promtool checks the whole output in the guest.)
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "prom.h"
@@ -40,6 +41,43 @@ void prom_tests(void (*report)(const char *, int, const char *, const char *))
 	report("prom: text content type", !strcmp(prom_content_type(&p),
 	       "text/plain; version=0.0.4; charset=utf-8"), prom_content_type(&p), NULL);
 	prom_free(&p);
+
+	/*
+	 * Label values that are not UTF-8 (a comm is any bytes): each run of
+	 * bad bytes one U+FFFD; valid multibyte characters kept; a character
+	 * cut at the end, overlong forms and surrogates are bad bytes.
+	 */
+	{
+		static const struct {
+			const char *name, *in, *want;
+		} cases[] = {
+			{ "invalid bytes", "bad\xff\xfename", "bad\xef\xbf\xbdname" },
+			{ "a character cut at the end", "caf\xc3", "caf\xef\xbf\xbd" },
+			{ "a 3-byte character cut after 2", "x\xe2\x82", "x\xef\xbf\xbd" },
+			{ "valid 2, 3 and 4-byte characters kept", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+			  "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80" },
+			{ "overlong NUL and slash", "a\xc0\x80" "b\xe0\x80\xaf" "c",
+			  "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c" },
+			{ "a surrogate", "\xed\xa0\x80", "\xef\xbf\xbd" },
+			{ "above U+10FFFF", "\xf4\x90\x80\x80", "\xef\xbf\xbd" },
+			{ "a lone continuation byte between escapes", "\"\x80\\", "\\\"\xef\xbf\xbd\\\\" },
+		};
+		char name[128], want[128];
+		size_t i;
+
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct prom_label bad = { "comm", cases[i].in };
+
+			prom_init(&p, false);
+			prom_family(&p, "rocectl_x", PROM_GAUGE, "X.");
+			prom_u64(&p, &bad, 1, 1);
+			snprintf(name, sizeof(name), "prom: label value not UTF-8: %s", cases[i].name);
+			snprintf(want, sizeof(want), "# HELP rocectl_x X.\n# TYPE rocectl_x gauge\nrocectl_x{comm=\"%s\"} 1\n",
+				 cases[i].want);
+			eq(report, name, &p, want);
+			prom_free(&p);
+		}
+	}
 
 	prom_init(&p, true);
 	prom_family(&p, "rocectl_watchdog_storms", PROM_COUNTER, "Storms.");
