@@ -206,18 +206,25 @@ static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 	nlh = nl_request(&rc->nl, ROCECTL_CMD_QP_GET, NLM_F_DUMP);
 	mnl_attr_put_u32(nlh, ROCECTL_A_DEV_INDEX, d->index);
 	err = nl_run_restart(&rc->nl, nlh, sum_cb, &sum, sum_restart);
-	if (err || !d->counts)
-		return err;	/* the module counts nothing on this device */
+	if (err)
+		return err;
 	out_open_object(NULL);
 	out_str("ifname", "%s: ", d->name);
 	out_str("scope", "scope %s ", "qps");
 	out_str("source", "source module ", "module");
-	out_uint("qps", "(sum over %" PRIu64 " QPs", sum.counted);
+	/* Where the module counts nothing, its QPs are still only as whole as its hooks. */
+	if (d->counts)
+		out_uint("qps", "(sum over %" PRIu64 " QPs", sum.counted);
+	else
+		out_uint("qps", "(%" PRIu64 " QPs tracked, no packet counters on this device", sum.qps);
 	out_uint("module_qp_hook_missed", "; module-wide, QP verb calls missed: %" PRIu64 ")",
 		 d->qp_hook_missed);
-	print_counters(sum.v);
+	if (d->counts)
+		print_counters(sum.v);
 	out_close_object();
 	out_nl();
+	if (!d->counts)
+		return EXIT_OK;
 	print_module_counters(d, "destroyed-qps", "final counts of the QPs destroyed",
 			      d->gone, false);
 	print_module_counters(d, "unattributed", "packets no counting QP took",

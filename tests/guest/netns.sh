@@ -22,7 +22,8 @@ ip -n rocectl1 link set nsv0 up; ip -n rocectl1 link set nsv1 up
 timeout "$T" ip netns exec rocectl1 rdma link add rxe9 type rxe netdev nsv0 || fail "rxe9 in the namespace"
 check_match "$(dmesg | tail -n +$((KMSG_MARK + 1)))" \
 	"rocectl: rxe9: its netdev nsv0 is in another network namespace than the initial one: its packets are not counted" "said"
-check_eq "$(rc -j dev stats rxe9 | jq -c '[.[].scope]')" '["port"]' "rxe9's dev stats: no module counters"
+check_eq "$(rc -j dev stats rxe9 | jq -c '[.[] | [.scope, has("counters")]]')" '[["port",true],["qps",false]]' \
+	"rxe9's dev stats: the port's counters, the QPs without module counters"
 check_eq "$(rc -j qp show dev rxe9 | jq -c '[.[] | select(has("counters"))] | length')" 0 "rxe9's QPs carry no counters"
 log_test "a soft-RoCE device whose netdev is in another network namespace: said, and not counted"
 
