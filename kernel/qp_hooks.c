@@ -165,14 +165,18 @@ static struct kretprobe rocectl_qp_probes[] = {
 
 static struct kretprobe *rocectl_qp_probe_ptrs[ARRAY_SIZE(rocectl_qp_probes)];
 
-/* Calls the probes missed since load, as the kernel counts them. */
+/*
+ * Calls the probes missed since load, as the kernel counts them: no
+ * instance free, or the probe hit while another ran on the CPU.
+ */
 u64 rocectl_qp_hooks_missed(void)
 {
 	u64 n = 0;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(rocectl_qp_probes); i++)
-		n += READ_ONCE(rocectl_qp_probes[i].nmissed);
+		n += READ_ONCE(rocectl_qp_probes[i].nmissed) +
+		     READ_ONCE(rocectl_qp_probes[i].kp.nmissed);
 	return n;
 }
 
