@@ -2,7 +2,7 @@
 /*
  * Every difference between the kernels rocectl builds against lives here,
  * force-included before any other header. Tested: Linux 5.10 (Debian 11),
- * 6.1 (Debian 12) and 6.12 (Debian 12 backports).
+ * 6.1 (Debian 12), 6.12 (Debian 12 backports) and 7.2 (Debian 13 backports).
  */
 #ifndef _ROCECTL_COMPAT_H
 #define _ROCECTL_COMPAT_H
@@ -120,6 +120,27 @@
 #define ROCECTL_RXE_IBQP_OFFSET 64
 #else
 #define ROCECTL_RXE_IBQP_OFFSET 0
+#endif
+
+/*
+ * A per-CPU pointer kept as a plain one and back (rocectl's pools hold
+ * plain pointers). Since 6.15 x86's __percpu is the compiler's named
+ * address space (__seg_gs) where it has one (Debian's 7.x, gcc 14), and a
+ * pointer cast between it and the generic space warns, __force or not;
+ * through uintptr_t it is allowed on every kernel, and by sparse.
+ */
+#define rocectl_pcpu_to_plain(pc) ((void *)(uintptr_t)(pc))
+#define rocectl_plain_to_pcpu(type, p) ((type __percpu *)(uintptr_t)(p))
+
+/*
+ * A workqueue says whether it is per-CPU or unbound: WQ_PERCPU arrived in
+ * 6.17 (per-CPU was the default before it), and 7.2's alloc_workqueue()
+ * warns when a caller gives neither. rocectl's stays per-CPU.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define ROCECTL_WQ_PERCPU WQ_PERCPU
+#else
+#define ROCECTL_WQ_PERCPU 0
 #endif
 
 #endif /* _ROCECTL_COMPAT_H */

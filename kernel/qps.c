@@ -56,12 +56,12 @@ static struct rocectl_qp_pcpu __percpu *rocectl_stats_new_pcpu(gfp_t gfp)
 /* The pool holds per-CPU pointers as plain ones. */
 static void *rocectl_stats_new(gfp_t gfp)
 {
-	return (void __force *)rocectl_stats_new_pcpu(gfp);
+	return rocectl_pcpu_to_plain(rocectl_stats_new_pcpu(gfp));
 }
 
 static void rocectl_stats_del(void *pc)
 {
-	free_percpu((struct rocectl_qp_pcpu __percpu __force *)pc);
+	free_percpu(rocectl_plain_to_pcpu(struct rocectl_qp_pcpu, pc));
 }
 
 int __init rocectl_qps_init(void)
@@ -192,8 +192,8 @@ u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
 	if (e && e->ibqp == qp && e->counts && !READ_ONCE(e->stats) &&
 	    !test_and_set_bit(0, &e->stats_claim)) {
-		pc = (struct rocectl_qp_pcpu __percpu __force *)
-		     rocectl_pool_take(&rocectl_stats_pool);
+		pc = rocectl_plain_to_pcpu(struct rocectl_qp_pcpu,
+					   rocectl_pool_take(&rocectl_stats_pool));
 		/* The take's xchg orders the refill's stores before this one. */
 		if (pc)
 			WRITE_ONCE(e->stats, pc);

@@ -793,7 +793,8 @@ int rocectl_wd_init(void)
 	int err;
 
 	/* High priority: a decision due should not wait behind busy tasks. */
-	rocectl_wd_wq = alloc_workqueue("rocectl_wd", WQ_HIGHPRI | WQ_FREEZABLE, 0);
+	rocectl_wd_wq = alloc_workqueue("rocectl_wd", WQ_HIGHPRI | WQ_FREEZABLE |
+					ROCECTL_WQ_PERCPU, 0);
 	if (!rocectl_wd_wq)
 		return -ENOMEM;
 	err = register_netdevice_notifier(&rocectl_wd_netdev_nb);

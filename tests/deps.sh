@@ -16,19 +16,27 @@
 # bullseye too and install beside bookworm's gcc-12 and libssl3 (apt
 # resolves them; nothing is unpacked by hand).
 #
+# Linux 7.x (tests/run's 7.x lane) comes from trixie-backports, and its
+# headers need trixie's gcc-14 and libc: they are installed in a trixie
+# chroot made by debootstrap (tests/trixie.sh: where, and how the lane uses
+# it), never on this machine, whose libc they would upgrade. The chroot's
+# kernel modules are linked at /lib/modules/RELEASE, where the guest looks.
+#
 # QEMU comes from bookworm-backports too (10.0): bookworm's 7.2, emulating
 # two vCPUs on two threads, can keep running a stale copy of kernel text
 # that another vCPU has just patched (a static key or kprobe turned on or
 # off): the guest then takes an int3 that is no longer in memory over and
 # over, a soft lockup at the patched site (tests/README).
 set -eu
+# shellcheck source=tests/trixie.sh
+. "$(dirname "$0")/trixie.sh"
 PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 xz-utils
 	busybox-static cpio kmod iproute2 procps
 	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq ethtool
 	dkms openssl udev systemd man-db groff-base
 	libmicrohttpd-dev libsystemd-dev curl prometheus prometheus-node-exporter bpftrace
-	flex bison bc libelf-dev libssl-dev"
+	flex bison bc libelf-dev libssl-dev debootstrap"
 KERNELS="linux-headers-6.12.95+deb12-amd64 linux-image-6.12.95+deb12-amd64
 	linux-headers-5.10.0-32-amd64 linux-image-5.10.0-32-amd64"
 
@@ -42,9 +50,12 @@ for p in $PACKAGES $KERNELS; do
 done
 dpkg --compare-versions "$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null)" ge "$QEMU_MIN" ||
 	qemu=qemu-system-x86
-[ -n "$missing$qemu" ] || exit 0
+trixie=
+trixie_ready > /dev/null || trixie=$TRIXIE
+[ -n "$missing$qemu$trixie" ] || exit 0
 if [ "$(id -u)" != 0 ]; then
-	echo "missing packages:$missing${qemu:+ $qemu (bookworm-backports)} -- run this as root" >&2
+	echo "missing packages:$missing${qemu:+ $qemu (bookworm-backports)}${trixie:+ the trixie chroot $trixie}" \
+		"-- run this as root" >&2
 	exit 1
 fi
 # put FILE: FILE gets this function's standard input, unless it has it already.
@@ -81,6 +92,39 @@ apt-get -o DPkg::Lock::Timeout=120 update -q
 [ -z "$qemu" ] ||
 	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends \
 		-t bookworm-backports $qemu
+# The trixie chroot: debootstrap's minimal system, made aside and moved in
+# place once complete (its mounts in a namespace of their own), then
+# trixie-backports' kernel and headers in it (gcc-14 with them; -t: their
+# dependencies that backports has newer, such as linux-base, from there).
+if [ -n "$trixie" ]; then
+	if [ ! -x "$TRIXIE/usr/bin/apt-get" ]; then
+		mkdir -p "$(dirname "$TRIXIE")"
+		rm -rf --one-file-system "$TRIXIE.new"
+		unshare --mount --propagation private -- \
+			debootstrap --variant=minbase trixie "$TRIXIE.new" http://deb.debian.org/debian
+		mkdir -p "$TRIXIE.new/src"
+		rm -rf --one-file-system "$TRIXIE"
+		mv "$TRIXIE.new" "$TRIXIE"
+	fi
+	put "$TRIXIE/etc/apt/sources.list.d/backports.sources" <<EOF
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: trixie-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	trixie_run - apt-get -o DPkg::Lock::Timeout=120 update -q
+	# shellcheck disable=SC2086 # a list of names
+	trixie_run - env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=120 -o Dpkg::Use-Pty=0 \
+		install -y -q --no-install-recommends -t trixie-backports $TRIXIE_PACKAGES
+	trixie_run - apt-get clean
+	if [ -e "/lib/modules/$TRIXIE_KVER" ] && [ ! -L "/lib/modules/$TRIXIE_KVER" ]; then
+		echo "/lib/modules/$TRIXIE_KVER exists and is not a link to the chroot's: leaving it" >&2
+		exit 1
+	fi
+	ln -sfn "$TRIXIE/usr/lib/modules/$TRIXIE_KVER" "/lib/modules/$TRIXIE_KVER"
+	trixie_ready
+fi
 # The packages' own Prometheus and node_exporter services are not the tests'.
 case " $missing " in
 *" prometheus "* | *" prometheus-node-exporter "*)

@@ -1,7 +1,8 @@
 # Sourced: pick the guest kernel, KVER, unless the caller set it: Debian 12's
 # own kernel series (6.1), the newest one that has both an image in /boot and
 # a build tree; failing that, the newest kernel that has both. The other
-# kernels installed (tests/deps.sh: 5.10, 6.12) are tests/run's extra lanes.
+# kernels installed (tests/deps.sh: 5.10, 6.12) are tests/run's extra lanes,
+# as is 7.2, which lives in a chroot and is never listed here (tests/trixie.sh).
 rocectl_kernels() {	# every kernel with an image and a build tree, newest first
 	local k
 	for k in $(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' | sort -rV); do

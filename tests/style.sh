@@ -39,7 +39,7 @@ if [ -x "$cp_dir/checkpatch.pl" ]; then
 	checkpatch() { "$cp_dir/checkpatch.pl" --no-tree --strict --terse --show-types "$@" 2>&1; }
 	# The compat header is where version checks belong; nowhere else.
 	out=$( { checkpatch --ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files
-		checkpatch --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f kernel/compat.h tests/simrdma/compat.h
+		checkpatch --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON -f kernel/compat.h tests/simrdma/compat.h tests/simnic/compat.h
 		# TRACE_EVENT() layout is the tracing subsystem's, not --strict's.
 		"$cp_dir/checkpatch.pl" --no-tree --terse --show-types -f kernel/trace.h 2>&1
 		} | grep -E '(ERROR|WARNING|CHECK):')

@@ -416,15 +416,14 @@ void simnic_debugfs_port_del(struct simnic_port *port)
 /* Under RTNL: the directory follows the interface's name. */
 void simnic_debugfs_port_rename(struct simnic_port *port)
 {
-	struct dentry *d;
+	int err;
 
 	if (IS_ERR_OR_NULL(port->ddir))
 		return;
-	d = debugfs_rename(simnic_ddir, port->ddir, simnic_ddir,
-			   port->netdev->name);
-	if (IS_ERR(d))
-		netdev_warn(port->netdev, "debugfs directory not renamed: %ld\n",
-			    PTR_ERR(d));
+	err = simnic_debugfs_rename(simnic_ddir, port->ddir, port->netdev->name);
+	if (err)
+		netdev_warn(port->netdev, "debugfs directory not renamed: %d\n",
+			    err);
 }
 
 static ssize_t simnic_new_pair_write(struct file *file,

@@ -430,9 +430,8 @@ void simnic_pfc_init(struct simnic_port *port)
 	}
 	memset(port->dscp_prio, SIMNIC_NO_PRIO, sizeof(port->dscp_prio));
 	port->stall_minor_ms = SIMNIC_STALL_MIN_MS;	/* as mlx5e's for "off" */
-	hrtimer_init(&port->release_timer, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_REL_SOFT);
-	port->release_timer.function = simnic_release;
+	simnic_hrtimer_setup(&port->release_timer, simnic_release,
+			     CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 }
 
 /* Drop the frames @port holds (link down, removal). */

@@ -22,6 +22,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/dcbnl.h>
+#include "compat.h"
 
 #define SIMNIC_PRIOS		IEEE_8021QAZ_MAX_TCS
 #define SIMNIC_HELD_MAX		1024

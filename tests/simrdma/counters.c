@@ -138,7 +138,7 @@ simrdma_counter_alloc_stats(struct rdma_counter *counter)
 
 /* A new counter (id 0) gets a counter set of its own, if one is left. */
 static int simrdma_counter_bind_qp(struct rdma_counter *counter,
-				   struct ib_qp *ibqp)
+				   SIMRDMA_COUNTER_QP_PARAMS)
 {
 	struct simrdma_dev *sd = to_sdev(ibqp->device);
 	int err = 0;
@@ -171,7 +171,7 @@ out:
 	return err;
 }
 
-static int simrdma_counter_unbind_qp(struct ib_qp *ibqp)
+static int simrdma_counter_unbind_qp(SIMRDMA_COUNTER_QP_PARAMS)
 {
 	struct simrdma_dev *sd = to_sdev(ibqp->device);
 
@@ -235,6 +235,17 @@ int simrdma_inject(struct simrdma_dev *sd, u32 qpn, int stat, u64 n)
 	return err;
 }
 
+#ifdef SIMRDMA_DRIVER_OBJ_COUNTER
+/* The RDMA core's counter, with nothing of simrdma's to set up. */
+struct simrdma_counter {
+	struct rdma_counter rdma_counter;
+};
+
+static void simrdma_counter_init(struct rdma_counter *counter)
+{
+}
+#endif
+
 const struct ib_device_ops simrdma_counter_ops = {
 #ifdef SIMRDMA_STAT_NAMES
 	.alloc_hw_stats = simrdma_alloc_port_stats,
@@ -250,4 +261,8 @@ const struct ib_device_ops simrdma_counter_ops = {
 	.counter_dealloc = simrdma_counter_dealloc,
 	.counter_alloc_stats = simrdma_counter_alloc_stats,
 	.counter_update_stats = simrdma_counter_update_stats,
+#ifdef SIMRDMA_DRIVER_OBJ_COUNTER
+	.counter_init = simrdma_counter_init,
+	INIT_RDMA_OBJ_SIZE(rdma_counter, simrdma_counter, rdma_counter),
+#endif
 };

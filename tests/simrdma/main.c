@@ -73,7 +73,7 @@ int simrdma_dev_new(const char *name, const char *ifname)
 
 	if (!*name || strchr(name, '%') || strlen(name) >= IB_DEVICE_NAME_MAX)
 		return -EINVAL;
-	old = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+	old = simrdma_device_get_by_name(name);
 	if (old) {
 		ib_device_put(old);
 		return -EEXIST;
@@ -142,7 +142,7 @@ int simrdma_dev_del(const char *name)
 {
 	struct ib_device *ibdev;
 
-	ibdev = ib_device_get_by_name(name, RDMA_DRIVER_UNKNOWN);
+	ibdev = simrdma_device_get_by_name(name);
 	if (!ibdev)
 		return -ENODEV;
 	ib_unregister_device_and_put(ibdev);

@@ -318,6 +318,7 @@ static struct ib_mr *simrdma_get_dma_mr(struct ib_pd *ibpd, int access)
 
 static struct ib_mr *simrdma_reg_user_mr(struct ib_pd *ibpd, u64 start,
 					 u64 length, u64 virt, int access,
+					 SIMRDMA_MR_DMAH_PARAM
 					 struct ib_udata *udata)
 {
 	return ERR_PTR(-EOPNOTSUPP);
