@@ -10,6 +10,8 @@
 #   make test-tools       the tests' programs (qptraffic, nlfuzz)
 #   make style            checkpatch, sparse and -Werror gates
 #   make check            the whole test suite (module, tool, QEMU guest)
+#   make check-unit       the host-only tier: builds for the default kernel,
+#                         unit tests, style gates; no guest
 #   make check-quick      builds, unit tests, style, one guest boot with the
 #                         core scenarios (no DKMS, debug kernel or demo)
 #   make check-debug      the debug-kernel lane with every kernel-path
@@ -80,6 +82,9 @@ style:
 
 check:
 	tests/run
+
+check-unit:
+	tests/run --unit
 
 check-quick:
 	tests/run --quick
@@ -173,5 +178,5 @@ clean:
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user simnic test-tools style check check-quick check-debug check-ofed demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style check check-unit check-quick check-debug check-ofed demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign

@@ -9,14 +9,16 @@
 # QEMU running the scenarios, scans for leaks at the end and fails on any
 # KASAN, lockdep, kmemleak, DEBUG_OBJECTS or WARN report.
 #
-#   tests/debug/run.sh [full | all | SCENARIO...]
+#   tests/debug/run.sh [full | all | --list | SCENARIO...]
 #
-# One result line per test, each "debug: "-prefixed (each scenario's
-# checked against its plan by the guest runner), then "N passed, N failed,
-# N skipped" (tests/results.sh); exit status 0 only if none failed. Scenarios default to
+# One result line per test, each "debug: "-prefixed (ROCECTL_DEBUG_TAG
+# instead of "debug", where set: make check runs the lane in two guests),
+# each scenario's checked against its plan by the guest runner, then "N
+# passed, N failed, N skipped" (tests/results.sh); exit status 0 only if
+# none failed. Scenarios default to
 # $ROCECTL_DEBUG_SCENARIOS, else the lane's list below (tests/README);
 # full (make check-debug): that list and the two make check leaves out;
-# all: every scenario of the guest runner.
+# all: every scenario of the guest runner; --list: print the default list.
 # Environment: ROCECTL_DEBUG_T (T, each bounded guest command, default 120
 # s), ROCECTL_DEBUG_SCENARIO_TIMEOUT (per scenario, default 900 s),
 # ROCECTL_DEBUG_VM_TIMEOUT (the whole guest, default 3000 s),
@@ -59,7 +61,13 @@ cd "$ROOT" || exit 1
 DEFAULT_SCENARIOS="devices qps rxe_sender qp_stress wd_hold fuzz mlx5 races faults"
 FULL_SCENARIOS="${DEFAULT_SCENARIOS/ faults/} watchdog permissions hw_counters faults"
 all=$(sed -n 's/^SCENARIOS=\${SCENARIOS:-"\(.*\)"}$/\1/p' tests/guest/run.sh)
-if [ "$*" = all ]; then
+if [ "$*" = --list ]; then
+	# The lane's scenarios, as make check splits them over two guests.
+	for s in ${ROCECTL_DEBUG_SCENARIOS:-$DEFAULT_SCENARIOS}; do
+		[ -f "tests/guest/$s.sh" ] && echo "$s"
+	done
+	exit 0
+elif [ "$*" = all ]; then
 	scenarios="${all/ faults/} faults"
 elif [ "$*" = full ]; then
 	scenarios=" $FULL_SCENARIOS"
@@ -88,8 +96,13 @@ left=
 for s in $all; do
 	case " $scenarios " in *" $s "*) ;; *) left="$left $s" ;; esac
 done
-[ -z "$left" ] || echo "# debug lane: scenarios of tests/guest/run.sh not run on the debug kernel:$left"
+# A part of the lane (ROCECTL_DEBUG_TAG: make check runs it in two guests)
+# leaves the others' to them; make check names those it leaves out.
+[ -z "$left" ] || [ -n "${ROCECTL_DEBUG_TAG:-}" ] ||
+	echo "# debug lane: scenarios of tests/guest/run.sh not run on the debug kernel:$left"
 
+# The prefix of every result line: "debug", or the part's (make check).
+tag=${ROCECTL_DEBUG_TAG:-debug}
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/rocectl-debug-logs.XXXXXX")
 RESULTS=$OUT/results.tap
 : > "$RESULTS"
@@ -97,9 +110,9 @@ lane_start=$(date +%s)
 
 result() {	# result NAME OK [WHY]
 	if [ "$2" = 0 ]; then
-		report "ok - debug: $1"
+		report "ok - $tag: $1"
 	else
-		report "not ok - debug: $1 # $(printf '%s' "${3:-failed}" | tr '\n' '|' | cut -c1-600)"
+		report "not ok - $tag: $1 # $(printf '%s' "${3:-failed}" | tr '\n' '|' | cut -c1-600)"
 	fi
 }
 
@@ -208,7 +221,7 @@ code=$?
 # timing-waivers names, with the symptom it names, become SKIPs.
 for f in "$OUT"/guest/sc/*/results.tap; do
 	[ -f "$f" ] && cat "$f"
-done | waive | sed -E 's/^(not )?ok - /&debug: /' | tee -a "$RESULTS"
+done | waive | sed -E "s/^(not )?ok - /&$tag: /" | tee -a "$RESULTS"
 # The job's own lines are in job.log; guest.log has what vm.sh says (a death).
 grep -E '^# (debug|kmemleak)' "$OUT/guest/job.log" 2> /dev/null
 ran=$(wc -l < "$OUT/guest/times" 2> /dev/null || echo 0)
