@@ -43,6 +43,8 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# The Prometheus rules and the Grafana dashboard (rocectl-exporter(8)).
+DATADIR ?= $(PREFIX)/share/rocectl
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSCONFDIR ?= /etc
 # udev and kmod read /usr/lib and /etc, never /usr/local: a /usr install
@@ -125,6 +127,8 @@ install-user: user
 	$(SUBST) user/system/90-rocectl.rules.in > $(DESTDIR)$(UDEVRULESDIR)/90-rocectl.rules
 	install -D -m 0644 user/system/modprobe.conf $(DESTDIR)$(MODPROBEDIR)/rocectl.conf
 	install -D -m 0644 user/system/modules-load.conf $(DESTDIR)$(MODULESLOADDIR)/rocectl.conf
+	install -D -m 0644 user/system/rocectl.rules.yml $(DESTDIR)$(DATADIR)/prometheus/rocectl.rules.yml
+	install -D -m 0644 user/system/rocectl-dashboard.json $(DESTDIR)$(DATADIR)/grafana/rocectl-dashboard.json
 	@# The operator's policy is never overwritten.
 	@if [ ! -e $(DESTDIR)$(SYSCONFDIR)/rocectl/rocectl.conf ]; then \
 		install -D -m 0644 user/system/rocectl.conf $(DESTDIR)$(SYSCONFDIR)/rocectl/rocectl.conf; \
@@ -140,6 +144,8 @@ uninstall:
 	rm -f $(DESTDIR)$(UNITDIR)/rocectl-events.service $(DESTDIR)$(UNITDIR)/rocectl-qp-follow.service
 	rm -f $(DESTDIR)$(UDEVRULESDIR)/90-rocectl.rules
 	rm -f $(DESTDIR)$(MODPROBEDIR)/rocectl.conf $(DESTDIR)$(MODULESLOADDIR)/rocectl.conf
+	rm -f $(DESTDIR)$(DATADIR)/prometheus/rocectl.rules.yml $(DESTDIR)$(DATADIR)/grafana/rocectl-dashboard.json
+	-rmdir $(DESTDIR)$(DATADIR)/prometheus $(DESTDIR)$(DATADIR)/grafana $(DESTDIR)$(DATADIR) 2>/dev/null
 	@# The policy goes only if the operator never changed it.
 	@if cmp -s user/system/rocectl.conf $(DESTDIR)$(SYSCONFDIR)/rocectl/rocectl.conf; then \
 		rm -f $(DESTDIR)$(SYSCONFDIR)/rocectl/rocectl.conf; \

@@ -47,6 +47,8 @@ for prefix in /usr /usr/local; do
 		 "$prefix/lib/systemd/system/rocectl-events.service" \
 		 "$prefix/lib/systemd/system/rocectl-qp-follow.service" \
 		 "$prefix/share/man/man8/rocectl-exporter.8" \
+		 "$prefix/share/rocectl/prometheus/rocectl.rules.yml" \
+		 "$prefix/share/rocectl/grafana/rocectl-dashboard.json" \
 		 "$sys/udev/rules.d/90-rocectl.rules" "$sys/modprobe.d/rocectl.conf" \
 		 "$sys/modules-load.d/rocectl.conf" /etc/rocectl/rocectl.conf; do
 		[ -f "$dest$f" ] || missing="$missing $f"

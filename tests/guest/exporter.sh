@@ -7,7 +7,7 @@
 # returning those counters; the textfile output read by a real
 # prometheus-node-exporter; the module going and coming; bad input.
 . "$(dirname "$0")/lib.sh"
-plan 12
+plan 13
 W=$(mktemp -d)
 chmod 755 "$W"
 QPT=$ROOT/tests/tools/build/qptraffic
@@ -136,12 +136,16 @@ busywait 20000 wd_state_is monitoring || fail "no end of the storm"
 storms=$(metric 'rocectl_watchdog_storms_total{netdev="sim0",prio="3",direction="rx"}')
 check_eq "$storms" "$(( ${storms0:-0} + 1 ))" "storms"
 check_eq "$storms" "$(rc -j watchdog stats dev sim0 | jq '.[0].prios[] | select(.prio == 3) | .storms')" "storms as watchdog stats says"
+scrape > "$W/wd.txt" || fail "scrape"
 log_test "watchdog: a storm on sim0 shows as state storm, then monitoring, storms_total one more, as watchdog stats says"
 
 # --- a real Prometheus ------------------------------------------------------------------------
 cat > "$W/prometheus.yml" <<EOF
 global:
   scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $ROOT/user/system/rocectl.rules.yml
 scrape_configs:
   - job_name: rocectl
     static_configs:
@@ -162,8 +166,23 @@ q='rocectl_watchdog_storms_total{netdev="sim0",prio="3"}'
 busywait 30000 has "$q" "$storms" || fail "Prometheus has $q = '$(query "$q")', the exporter $storms"
 busywait 30000 has "$key" "$after" || fail "Prometheus has $key = '$(query "$key")', the exporter $after"
 check_eq "$(query 'up{job="rocectl"}')" 1 "Prometheus' own up"
-kill $PROM; wait $PROM 2>/dev/null
 log_test "a real Prometheus scrapes the exporter: its query API returns the storm ($storms) and CE ($after) counters"
+
+# --- the shipped rules and dashboard against the real thing ------------------------------------
+# Every metric they read is in a scrape of this scenario (one with live
+# QPs and traffic, one after a storm); Prometheus loaded the rules and
+# evaluated every one of them without an error.
+out=$(python3 "$ROOT/tests/prometheus/metric_names.py" "$ROOT/user/system/rocectl.rules.yml" \
+	"$ROOT/user/system/rocectl-dashboard.json" "$W/m.txt" "$W/wd.txt" 2>&1) || fail "$out"
+rules_ok() {
+	curl -sf --max-time 30 http://127.0.0.1:9090/api/v1/rules > "$W/rules.json" &&
+		jq -e '[.data.groups[].rules[]] | length > 0 and all(.health == "ok")' "$W/rules.json" > /dev/null
+}
+busywait 30000 rules_ok || fail "rules not all evaluated healthy: $(jq -c '[.data.groups[].rules[] | select(.health != "ok") | {name, health, lastError}]' "$W/rules.json" 2>&1 | head -c 400)"
+nrules=$(jq '[.data.groups[].rules[]] | length' "$W/rules.json")
+check_eq "$nrules" "$(grep -cE '^\s*- (record|alert):' "$ROOT/user/system/rocectl.rules.yml")" "rules Prometheus loaded"
+kill $PROM; wait $PROM 2>/dev/null
+log_test "rules and dashboard: ${out%%,*}, every one in a real scrape; Prometheus evaluates all $nrules rules healthy"
 
 # --- textfile for node_exporter ------------------------------------------------------------------
 mkdir -m 777 "$W/tf"
