@@ -15,20 +15,7 @@
 #include <net/dcbnl.h>
 #include "backend.h"
 #include "rocectl.h"
-
-#define ROCECTL_WD_NPRIO	8
-#define ROCECTL_WD_NDIR		2
-#define ROCECTL_WD_MAX_BACKOFF	5	/* restore_ms << 5 at most */
-
-/* One reading of a netdev's per-priority counters. */
-struct rocectl_wd_sample {
-	u64 frames[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* pause frames */
-	u64 pause_us[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* pause time */
-	u64 pkts[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* data packets */
-	u8 pfc_en[ROCECTL_WD_NDIR];	/* generic DCB: one mask for both */
-	u64 stall[2];			/* NIC stall prevention: warnings, errors */
-	bool stall_known;		/* a backend's sample counts them */
-};
+#include "wd_judge.h"
 
 /* Where in the netdev's ethtool statistics each counter is; -1: absent. */
 struct rocectl_wd_layout {
@@ -40,34 +27,6 @@ struct rocectl_wd_layout {
 	bool duration;		/* pause time for every priority */
 	bool pkts_known;
 	bool stall_known;
-};
-
-/* One priority in one direction. Times are ktime_get_ns() unless _real. */
-struct rocectl_wd_prio {
-	bool watched;
-	u8 state;		/* enum rocectl_wd_state */
-	/* Detection: a storm is a candidate from its estimated start on. */
-	bool candidate;
-	u64 start;
-	u64 ev_pause_us;
-	u64 ev_frames;
-	/* Restoration by counters (when PFC stays on): calm since. */
-	bool calm;
-	u64 calm_start;
-	u64 pause_end;		/* last moment known paused */
-	u64 prev_pause_ns;	/* pause time in the previous poll */
-	/* The storm in progress. */
-	u64 detect;
-	u64 action_time;
-	u64 storm_frames;
-	bool cleared;		/* we hold PFC off on this priority */
-	bool brs;		/* ... for the big red switch */
-	u64 restored;		/* when the last storm ended */
-	/* Statistics. */
-	u64 storms, restores, actions, actions_failed, conflicts;
-	u64 storm_ms, last_storm_ms, last_storm_frames;
-	u64 last_detect_real, last_restore_real;
-	u8 backoff;
 };
 
 struct rocectl_wd {
