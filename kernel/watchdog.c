@@ -23,14 +23,50 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include "backend.h"
+#include "be_registry.h"
 #include "trace.h"
 #include "watchdog.h"
+#include "wd_counters.h"
+#include "wd_judge.h"
 
 #define MS	NSEC_PER_MSEC
 
 LIST_HEAD(rocectl_wds);
 bool rocectl_wd_brs;
 static struct workqueue_struct *rocectl_wd_wq;
+static const struct rocectl_wd_listener *rocectl_wd_listener;
+
+static void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
+			      u64 window_us, u64 pause_us, u64 frames)
+{
+	rocectl_wd_listener->event(w, dir, prio, event, window_us, pause_us, frames);
+}
+
+/* Bind the watch to the backend that claims its netdev, if any. */
+static void rocectl_wd_backend_attach(struct rocectl_wd *w)
+{
+	ASSERT_RTNL();
+	mutex_lock(&w->be_lock);
+	w->be = rocectl_backend_claim(w->ndev, &w->be_priv);
+	if (w->be) {
+		/* Backends read pause time and data frames per priority. */
+		w->layout.duration = true;
+		w->layout.pkts_known = true;
+	}
+	mutex_unlock(&w->be_lock);
+}
+
+static void rocectl_wd_backend_detach(struct rocectl_wd *w)
+{
+	ASSERT_RTNL();
+	mutex_lock(&w->be_lock);
+	if (w->be)
+		w->be->detach(w->be_priv);
+	w->be = NULL;
+	w->be_priv = NULL;
+	mutex_unlock(&w->be_lock);
+}
 
 /* The watch of a netdev, in whatever namespace it is now. */
 struct rocectl_wd *rocectl_wd_find(const struct net_device *ndev)
@@ -555,7 +591,7 @@ static void rocectl_wd_rebind(struct rocectl_wd *w)
  * nothing: dcbnl's one bit per priority cannot be handed back per
  * direction, so a watch holding one moves once it is set back.
  */
-void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added)
+static void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added)
 {
 	u64 now = ktime_get_ns();
 	struct rocectl_wd *w;
@@ -694,9 +730,11 @@ static struct notifier_block rocectl_wd_netdev_nb = {
 	.notifier_call = rocectl_wd_netdev_event,
 };
 
-int rocectl_wd_init(void)
+int rocectl_wd_init(const struct rocectl_wd_listener *l)
 {
 	int err;
+
+	rocectl_wd_listener = l;
 
 	/* High priority: a decision due should not wait behind busy tasks. */
 	rocectl_wd_wq = alloc_workqueue("rocectl_wd", WQ_HIGHPRI | WQ_FREEZABLE |
@@ -704,9 +742,12 @@ int rocectl_wd_init(void)
 	if (!rocectl_wd_wq)
 		return -ENOMEM;
 	err = register_netdevice_notifier(&rocectl_wd_netdev_nb);
-	if (err)
+	if (err) {
 		destroy_workqueue(rocectl_wd_wq);
-	return err;
+		return err;
+	}
+	rocectl_backends_listen(rocectl_wd_backend_switch);
+	return 0;
 }
 
 /* Unload: every PFC bit we cleared is set back before we go. */
@@ -714,6 +755,7 @@ void rocectl_wd_exit(void)
 {
 	struct rocectl_wd *w, *tmp;
 
+	rocectl_backends_listen(NULL);
 	rtnl_lock();
 	rocectl_wd_brs = false;
 	list_for_each_entry_safe(w, tmp, &rocectl_wds, list)
