@@ -176,8 +176,12 @@ enum rocectl_wd_verdict rocectl_wd_judge(struct rocectl_wd_prio *ps,
 	 * lasting to the poll.
 	 */
 	end = c->duration && !fresh ? now - unpaused : now;
-	return end - ps->start >= (u64)c->detect_ms * MS ? ROCECTL_WD_DETECT :
-							   ROCECTL_WD_KEEP;
+	if (end - ps->start >= (u64)c->detect_ms * MS)
+		return ROCECTL_WD_DETECT;
+	/* Due at start + T; if that passed (held back), at the next interval. */
+	ps->due = now - ps->start < (u64)c->detect_ms * MS ?
+		  ps->start + (u64)c->detect_ms * MS : 0;
+	return ROCECTL_WD_KEEP;
 }
 
 /* A storm declared at now; the time its evidence covers, in us. */
@@ -223,6 +227,6 @@ u64 rocectl_wd_judge_due(const struct rocectl_wd_prio *ps,
 	if (ps->state == ROCECTL_WD_STORM && ps->calm)
 		return ps->calm_start + (u64)c->restore_ms * MS;
 	if (ps->candidate)
-		return ps->start + (u64)c->detect_ms * MS;
+		return ps->due;
 	return 0;
 }

@@ -34,6 +34,7 @@ struct rocectl_wd_prio {
 	/* Detection: a storm is a candidate from its estimated start on. */
 	bool candidate;
 	u64 start;
+	u64 due;		/* its detection, if not held back: 0 */
 	u64 ev_pause_us;
 	u64 ev_frames;
 	/* Restoration by counters (when PFC stays on): calm since. */

@@ -257,6 +257,11 @@ static const struct wd_case cases[] = {
 	 * ended at 150, 150 < T), poll 300 calm; the second burst likewise. */
 	{ "two short bursts with a gap on time polls: no storm",
 	  RX, .pause = {{0, 150}, {350, 500}}, .until = 1500, .want = "" },
+	/* The limit of judging by halves: bursts of 150 ms with a 100 ms gap
+	 * split between polls 200 and 300, each paused 50 of 100 (stormy):
+	 * known paused from 0 to 300 - 50, at least T: detected at 300. */
+	{ "a gap split between two half-paused polls goes unseen",
+	  RX, .pause = {{0, 150}, {250, 400}}, .until = 1000, .want = "D300 R800" },
 	/* 95% duty, 5 ms gaps in every 100 ms: every poll stormy. The first
 	 * is paused 95 ms: the storm started at 5, T passed at 205 (a poll
 	 * then, as the decision is due). */
