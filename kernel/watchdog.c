@@ -319,9 +319,13 @@ static void rocectl_wd_poll(struct work_struct *work)
 	/* A backend's counters are firmware reads: not under rtnl_lock. */
 	mutex_lock(&w->be_lock);
 	be = w->be;
+	/*
+	 * The time is taken once the counters are read: no pause they count
+	 * lies after it, so a storm's start is never estimated early.
+	 */
 	if (be && cur) {
-		now = ktime_get_ns();
 		err = rocectl_wd_read_backend(w, cur);
+		now = ktime_get_ns();
 	}
 	mutex_unlock(&w->be_lock);
 
@@ -331,8 +335,8 @@ static void rocectl_wd_poll(struct work_struct *work)
 	if (be != w->be) {
 		err = -EAGAIN;	/* the backend changed meanwhile */
 	} else if (!be && cur) {
-		now = ktime_get_ns();
 		err = rocectl_wd_read(w, cur);
+		now = ktime_get_ns();
 	}
 	up = netif_running(w->ndev) && netif_carrier_ok(w->ndev);
 	if (err) {
