@@ -22,47 +22,47 @@
 #include <linux/rculist.h>
 #include <linux/rtnetlink.h>
 #include <linux/srcu.h>
-#include "watchdog.h"
+#include "backend.h"
+#include "be_registry.h"
 
 static LIST_HEAD(rocectl_backends);
 static DEFINE_MUTEX(rocectl_backends_lock);
 DEFINE_STATIC_SRCU(rocectl_backends_srcu);
 
-/* A watch is created: the first backend that claims its netdev drives it. */
-void rocectl_wd_backend_attach(struct rocectl_wd *w)
+/* Told of every backend that comes or goes (the watchdog), under rtnl_lock. */
+static void (*rocectl_backends_changed)(struct rocectl_backend *be, bool added);
+
+void rocectl_backends_listen(void (*changed)(struct rocectl_backend *be,
+					     bool added))
 {
-	struct rocectl_backend *be;
-	void *priv;
+	rocectl_backends_changed = changed;
+}
+
+/*
+ * The first backend that claims a netdev, and its private data for it;
+ * NULL if none does. Under rtnl_lock: a backend unregistering takes it
+ * before it hands its netdevs back (rocectl_backends_changed).
+ */
+struct rocectl_backend *rocectl_backend_claim(struct net_device *ndev,
+					      void **priv)
+{
+	struct rocectl_backend *be, *found = NULL;
+	void *p;
 	int idx;
 
 	ASSERT_RTNL();
-	mutex_lock(&w->be_lock);
 	idx = srcu_read_lock(&rocectl_backends_srcu);
 	list_for_each_entry_srcu(be, &rocectl_backends, list,
 				 srcu_read_lock_held(&rocectl_backends_srcu)) {
-		priv = be->attach(w->ndev);
-		if (IS_ERR_OR_NULL(priv))
+		p = be->attach(ndev);
+		if (IS_ERR_OR_NULL(p))
 			continue;
-		w->be = be;
-		w->be_priv = priv;
-		/* Backends read pause time and data frames per priority. */
-		w->layout.duration = true;
-		w->layout.pkts_known = true;
+		found = be;
+		*priv = p;
 		break;
 	}
 	srcu_read_unlock(&rocectl_backends_srcu, idx);
-	mutex_unlock(&w->be_lock);
-}
-
-void rocectl_wd_backend_detach(struct rocectl_wd *w)
-{
-	ASSERT_RTNL();
-	mutex_lock(&w->be_lock);
-	if (w->be)
-		w->be->detach(w->be_priv);
-	w->be = NULL;
-	w->be_priv = NULL;
-	mutex_unlock(&w->be_lock);
+	return found;
 }
 
 int rocectl_backend_register(struct rocectl_backend *be)
@@ -75,7 +75,8 @@ int rocectl_backend_register(struct rocectl_backend *be)
 	list_add_tail_rcu(&be->list, &rocectl_backends);
 	mutex_unlock(&rocectl_backends_lock);
 	rtnl_lock();
-	rocectl_wd_backend_switch(be, true);
+	if (rocectl_backends_changed)
+		rocectl_backends_changed(be, true);
 	rtnl_unlock();
 	pr_info("backend %s registered\n", be->name);
 	return 0;
@@ -90,7 +91,8 @@ void rocectl_backend_unregister(struct rocectl_backend *be)
 	/* No congestion call or attach is in flight through it after this. */
 	synchronize_srcu(&rocectl_backends_srcu);
 	rtnl_lock();
-	rocectl_wd_backend_switch(be, false);
+	if (rocectl_backends_changed)
+		rocectl_backends_changed(be, false);
 	rtnl_unlock();
 	pr_info("backend %s unregistered\n", be->name);
 }

@@ -5,7 +5,10 @@
  */
 #include <linux/slab.h>
 #include <net/genetlink.h>
-#include "watchdog.h"
+#include "backend.h"
+#include "be_registry.h"
+#include "devices.h"
+#include "netlink.h"
 
 static int rocectl_cong_put(struct sk_buff *skb, int type,
 			    const struct rocectl_cong_value *v, int n)

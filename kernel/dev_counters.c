@@ -10,7 +10,9 @@
  * it while it was being destroyed still lands in the sum.
  */
 #include <linux/atomic.h>
-#include "rocectl.h"
+#include "dev_counters.h"
+#include "devices.h"
+#include "qp_stats.h"
 
 static atomic64_t rocectl_unseen = ATOMIC64_INIT(0);
 

@@ -9,7 +9,9 @@
 #include <linux/xarray.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_cache.h>
-#include "rocectl.h"
+#include "devices.h"
+#include "netlink.h"
+#include "qps.h"
 
 /* Serializes the table, the names in it and the notifications about it. */
 DEFINE_MUTEX(rocectl_devs_lock);

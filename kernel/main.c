@@ -15,7 +15,13 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 #include <rocectl_version.h>
-#include "rocectl.h"
+#include "devices.h"
+#include "netlink.h"
+#include "qp_hooks.h"
+#include "qps.h"
+#include "rxe_hooks.h"
+#include "watchdog.h"
+#include "wd_netlink.h"
 
 static int __init rocectl_init(void)
 {
@@ -33,7 +39,7 @@ static int __init rocectl_init(void)
 	err = rocectl_rxe_hooks_init();
 	if (err)
 		goto err_devices;
-	err = rocectl_wd_init();
+	err = rocectl_wd_init(&rocectl_wd_nl_listener);
 	if (err)
 		goto err_rxe;
 	err = rocectl_nl_init();

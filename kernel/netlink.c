@@ -4,7 +4,12 @@
  * device queries and the "events" multicast group.
  */
 #include <net/genetlink.h>
-#include "rocectl.h"
+#include "dev_counters.h"
+#include "devices.h"
+#include "netlink.h"
+#include "qp_hooks.h"
+#include "qp_stats.h"
+#include "rxe_hooks.h"
 
 enum rocectl_mcgrp {
 	ROCECTL_MCGRP_EVENTS_ID,

@@ -20,7 +20,11 @@
 #include <net/ip.h>
 #include <net/net_namespace.h>
 #include "bth.h"
-#include "rocectl.h"
+#include "dev_counters.h"
+#include "devices.h"
+#include "nf_hooks.h"
+#include "pkt_account.h"
+#include "probe_floor.h"
 
 enum rocectl_nf_pkt {
 	ROCECTL_NF_OTHER,	/* not RoCEv2: not ours */

@@ -9,7 +9,11 @@
 #include <linux/skbuff.h>
 #include <net/sock.h>
 #include "bth.h"
-#include "rocectl.h"
+#include "dev_counters.h"
+#include "devices.h"
+#include "pkt_account.h"
+#include "qp_stats.h"
+#include "qps.h"
 
 static void rocectl_count(struct rocectl_qp *e, int attr, u64 n)
 {

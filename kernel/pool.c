@@ -8,7 +8,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/workqueue.h>
-#include "rocectl.h"
+#include "pool.h"
 
 static void rocectl_pool_refill(struct work_struct *work)
 {

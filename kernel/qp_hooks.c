@@ -15,7 +15,10 @@
 #include <linux/moduleparam.h>
 #include <linux/ptrace.h>
 #include <linux/workqueue.h>
-#include "rocectl.h"
+#include "devices.h"
+#include "probe_floor.h"
+#include "qp_hooks.h"
+#include "qps.h"
 
 /*
  * Each call of a hooked verb in progress holds one of its probe's

@@ -5,7 +5,10 @@
  * resume from (device index, QPN).
  */
 #include <net/genetlink.h>
-#include "rocectl.h"
+#include "devices.h"
+#include "netlink.h"
+#include "qp_stats.h"
+#include "qps.h"
 
 struct rocectl_qp_filter {
 	u32 port, pid;

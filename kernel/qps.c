@@ -10,8 +10,13 @@
 #include <linux/timekeeping.h>
 #include <rdma/ib_cache.h>
 #include <rdma/restrack.h>
+#include "dev_counters.h"
+#include "devices.h"
+#include "netlink.h"
+#include "pool.h"
+#include "qp_stats.h"
 #include "qp_type.h"
-#include "rocectl.h"
+#include "qps.h"
 #include "trace.h"
 
 /* Bumped on every insert and removal so that dumps can flag NLM_F_DUMP_INTR. */

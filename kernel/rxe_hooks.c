@@ -17,7 +17,13 @@
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include "bth.h"
-#include "rocectl.h"
+#include "dev_counters.h"
+#include "devices.h"
+#include "nf_hooks.h"
+#include "pkt_account.h"
+#include "probe_floor.h"
+#include "qps.h"
+#include "rxe_hooks.h"
 
 #define ROCECTL_RXE_MODULE "rdma_rxe"
 

@@ -28,7 +28,7 @@
 #define _ROCECTL_TRACE_H
 
 #include <linux/tracepoint.h>
-#include "rocectl.h"
+#include "qps.h"
 
 TRACE_EVENT(qp_create,
 	TP_PROTO(const char *dev, const struct rocectl_qp_info *qp),

@@ -2,25 +2,8 @@
 /*
  * The PFC storm watchdog: detect, act, restore, count, notify.
  *
- * Each watched netdev is polled by a delayed work at its interval; the
- * time between polls is measured, not assumed. Per priority and direction:
- *
- *   A poll is stormy when the priority was paused for at least half of it
- *   (devices that report pause time), or, with frame counters only, when
- *   pause frames arrived and the priority moved no data (XON frames do not
- *   stop data). A storm is declared once stormy polls have lasted the
- *   detection time since the storm's estimated start; one calm poll starts
- *   over. Chopped storms whose gaps are shorter than half a poll count.
- *   The unpaused part of a late poll may be one long gap between two
- *   short bursts, so it must also be within one interval.
- *
- *   The action runs at detection. "forward" clears the priority's PFC
- *   enable bit: pause is then neither honored nor, on many NICs, counted,
- *   so the counters cannot tell when the storm ends. PFC is set back after
- *   the restoration time (doubled for each storm that comes back soon,
- *   up to 32 times) and the storm, if still there, is detected again.
- *   With "alert" the counters stay truthful: the storm ends after the
- *   restoration time without a stormy poll.
+ * Each watched netdev is polled by a delayed work at its interval; what a
+ * poll's counters say is judged in wd_judge.c, and carried out here:
  *
  *   A PFC mask changed by someone else (DCBX, dcb, lldpad) while we hold a
  *   bit cleared is respected: the bit is not set back, and that is reported.
@@ -40,14 +23,50 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include "backend.h"
+#include "be_registry.h"
 #include "trace.h"
 #include "watchdog.h"
+#include "wd_counters.h"
+#include "wd_judge.h"
 
 #define MS	NSEC_PER_MSEC
 
 LIST_HEAD(rocectl_wds);
 bool rocectl_wd_brs;
 static struct workqueue_struct *rocectl_wd_wq;
+static const struct rocectl_wd_listener *rocectl_wd_listener;
+
+static void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
+			      u64 window_us, u64 pause_us, u64 frames)
+{
+	rocectl_wd_listener->event(w, dir, prio, event, window_us, pause_us, frames);
+}
+
+/* Bind the watch to the backend that claims its netdev, if any. */
+static void rocectl_wd_backend_attach(struct rocectl_wd *w)
+{
+	ASSERT_RTNL();
+	mutex_lock(&w->be_lock);
+	w->be = rocectl_backend_claim(w->ndev, &w->be_priv);
+	if (w->be) {
+		/* Backends read pause time and data frames per priority. */
+		w->layout.duration = true;
+		w->layout.pkts_known = true;
+	}
+	mutex_unlock(&w->be_lock);
+}
+
+static void rocectl_wd_backend_detach(struct rocectl_wd *w)
+{
+	ASSERT_RTNL();
+	mutex_lock(&w->be_lock);
+	if (w->be)
+		w->be->detach(w->be_priv);
+	w->be = NULL;
+	w->be_priv = NULL;
+	mutex_unlock(&w->be_lock);
+}
 
 /* The watch of a netdev, in whatever namespace it is now. */
 struct rocectl_wd *rocectl_wd_find(const struct net_device *ndev)
@@ -71,11 +90,6 @@ struct rocectl_wd *rocectl_wd_find_gone(const char *name)
 		if (!w->ndev && !strcmp(w->name, name))
 			return w;
 	return NULL;
-}
-
-static u64 rocectl_delta(u64 cur, u64 prev)
-{
-	return cur >= prev ? cur - prev : 0;	/* a counter reset is no event */
 }
 
 /*
@@ -189,23 +203,12 @@ static void rocectl_wd_act(struct rocectl_wd *w, int dir, int prio, u64 now)
 	rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_ACTION, 0, 0, 0);
 }
 
-static void rocectl_wd_detect(struct rocectl_wd *w, int dir, int prio, u64 now)
+static void rocectl_wd_detect(struct rocectl_wd *w, int dir, int prio,
+			      const struct rocectl_wd_judge_cfg *c, u64 now)
 {
 	struct rocectl_wd_prio *ps = &w->p[dir][prio];
-	u64 window_us = (now - ps->start) / NSEC_PER_USEC;
+	u64 window_us = rocectl_wd_judge_detected(ps, c, now);
 
-	/* Back so soon after a restore: wait longer next time. */
-	if (ps->restores && now - ps->restored <
-	    (u64)((w->restore_ms << ps->backoff) + w->detect_ms) * 2 * MS)
-		ps->backoff = min(ps->backoff + 1, ROCECTL_WD_MAX_BACKOFF);
-
-	ps->state = ROCECTL_WD_STORM;
-	ps->candidate = false;
-	ps->calm = false;
-	ps->detect = now;
-	ps->pause_end = now;
-	ps->storm_frames = ps->ev_frames;
-	ps->storms++;
 	ps->last_detect_real = ktime_get_real_ns();
 	trace_pfc_storm_detect(w->name, prio, dir, window_us, ps->ev_pause_us,
 			       ps->ev_frames);
@@ -229,13 +232,8 @@ static void rocectl_wd_restore(struct rocectl_wd *w, int dir, int prio, u64 now)
 			return;
 		}
 	}
-	ps->state = ROCECTL_WD_MONITORING;
-	ps->restores++;
-	ps->restored = now;
+	rocectl_wd_judge_restored(ps, now);
 	ps->last_restore_real = ktime_get_real_ns();
-	ps->last_storm_ms = (now - ps->detect) / MS;
-	ps->storm_ms += ps->last_storm_ms;
-	ps->last_storm_frames = ps->storm_frames;
 	trace_pfc_storm_restore(w->name, prio, dir, ps->last_storm_ms, conflict);
 	if (conflict) {
 		ps->conflicts++;
@@ -245,117 +243,61 @@ static void rocectl_wd_restore(struct rocectl_wd *w, int dir, int prio, u64 now)
 			  (now - ps->detect) / NSEC_PER_USEC, 0, ps->storm_frames);
 }
 
-/* One poll of one priority in one direction. */
+/* The watch's settings, as the judgement reads them. */
+static void rocectl_wd_judge_cfg(const struct rocectl_wd *w,
+				 struct rocectl_wd_judge_cfg *c)
+{
+	c->detect_ms = w->detect_ms;
+	c->restore_ms = w->restore_ms;
+	c->interval_ms = w->interval_ms;
+	c->action = w->action;
+	c->duration = w->layout.duration;
+	c->pkts_known = w->layout.pkts_known;
+}
+
+/* One poll of one priority in one direction: judged, then carried out. */
 static void rocectl_wd_eval(struct rocectl_wd *w, int dir, int prio,
 			    const struct rocectl_wd_sample *cur, u64 now)
 {
-	struct rocectl_wd_prio *ps = &w->p[dir][prio];
-	const struct rocectl_wd_sample *prev = &w->prev;
-	u64 elapsed = now - w->prev_time;
-	u64 frames = rocectl_delta(cur->frames[dir][prio], prev->frames[dir][prio]);
-	u64 pause_ns = rocectl_delta(cur->pause_us[dir][prio],
-				     prev->pause_us[dir][prio]) * NSEC_PER_USEC;
-	/* Paused on RX means our TX is stuck, and the other way round. */
-	u64 moved = rocectl_delta(cur->pkts[!dir][prio], prev->pkts[!dir][prio]);
-	u64 prev_pause_ns = ps->prev_pause_ns;
-	u64 unpaused;
-	bool stormy;
+	struct rocectl_wd_judge_cfg c;
+	struct rocectl_wd_poll in;
 
-	pause_ns = min(pause_ns, elapsed);
-	ps->prev_pause_ns = pause_ns;
-	unpaused = elapsed - pause_ns;
-	if (w->layout.duration)
-		stormy = unpaused * 2 <= elapsed &&
-			 unpaused <= (u64)w->interval_ms * MS;
-	else
-		stormy = frames && (!w->layout.pkts_known || !moved);
-
-	if (ps->state == ROCECTL_WD_STORM) {
-		ps->storm_frames += frames;
-		/* A poll not paused throughout: the pause ended within it. */
-		if (pause_ns >= elapsed)
-			ps->pause_end = now;
-		else if (pause_ns)
-			ps->pause_end = w->prev_time + pause_ns;
-		if (ps->cleared) {
-			/* Counters silenced by our own action: restore on time. */
-			if (now - ps->action_time >= (u64)(w->restore_ms << ps->backoff) * MS)
-				rocectl_wd_restore(w, dir, prio, now);
-			return;
-		}
-		if (w->action == ROCECTL_WD_ACTION_FORWARD &&
-		    now - ps->action_time >= (u64)w->restore_ms * MS)
-			rocectl_wd_act(w, dir, prio, now);	/* retry a failed one */
-		if (stormy) {
-			ps->calm = false;
-		} else if (!ps->calm) {
-			ps->calm = true;
-			/* The storm ended when the pause time last accrued. */
-			ps->calm_start = w->layout.duration ? max(ps->pause_end, ps->detect) :
-							      w->prev_time;
-		}
-		if (ps->calm && !ps->cleared &&
-		    now - ps->calm_start >= (u64)w->restore_ms * MS)
-			rocectl_wd_restore(w, dir, prio, now);
-		return;
+	rocectl_wd_poll_of(cur, &w->prev, now, w->prev_time, dir, prio, &in);
+	rocectl_wd_judge_cfg(w, &c);
+	switch (rocectl_wd_judge(&w->p[dir][prio], &c, &in)) {
+	case ROCECTL_WD_DETECT:
+		rocectl_wd_detect(w, dir, prio, &c, now);
+		break;
+	case ROCECTL_WD_ACT:
+		rocectl_wd_act(w, dir, prio, now);	/* retry a failed one */
+		break;
+	case ROCECTL_WD_RESTORE:
+		rocectl_wd_restore(w, dir, prio, now);
+		break;
+	case ROCECTL_WD_KEEP:
+		break;
 	}
-
-	if (!(cur->pfc_en[dir] & BIT(prio))) {
-		ps->state = ROCECTL_WD_PFC_OFF;	/* nothing can pause it */
-		ps->candidate = false;
-		return;
-	}
-	ps->state = ROCECTL_WD_MONITORING;
-	if (ps->backoff && now - ps->restored >
-	    (u64)(w->restore_ms << ps->backoff) * 10 * MS)
-		ps->backoff = 0;	/* quiet for long enough */
-	if (!stormy) {
-		ps->candidate = false;
-		return;
-	}
-	if (!ps->candidate) {
-		ps->candidate = true;
-		/*
-		 * It began when this poll's pause time did, or, if it was paused
-		 * throughout, when the previous poll's did (frames: at its end).
-		 */
-		ps->start = now - pause_ns - (pause_ns >= elapsed ? prev_pause_ns : 0);
-		if (!w->layout.duration)
-			ps->start = now;
-		ps->ev_pause_us = pause_ns >= elapsed ? prev_pause_ns / NSEC_PER_USEC : 0;
-		ps->ev_frames = 0;
-	}
-	ps->ev_pause_us += pause_ns / NSEC_PER_USEC;
-	ps->ev_frames += frames;
-	if (now - ps->start >= (u64)w->detect_ms * MS)
-		rocectl_wd_detect(w, dir, prio, now);
 }
 
 /*
- * When the next decision is due: a storm's detection time from its
- * estimated start, a restoration time. Polling then, rather than at the
- * next interval, keeps decisions within a jiffy of when they are due.
+ * When the next poll is due: the interval, or earlier when a decision is.
+ * Polling then, rather than at the next interval, keeps decisions within
+ * a jiffy of when they are due.
  */
 static u64 rocectl_wd_next_due(const struct rocectl_wd *w, u64 now)
 {
 	u64 due = now + (u64)w->interval_ms * MS, t;
+	struct rocectl_wd_judge_cfg c;
 	int d, p;
 
+	rocectl_wd_judge_cfg(w, &c);
 	for (d = 0; d < ROCECTL_WD_NDIR; d++) {
 		for (p = 0; p < ROCECTL_WD_NPRIO; p++) {
-			const struct rocectl_wd_prio *ps = &w->p[d][p];
-
 			if (!rocectl_wd_active(w, d, p))
 				continue;
-			if (ps->state == ROCECTL_WD_STORM && ps->cleared)
-				t = ps->action_time + (u64)(w->restore_ms << ps->backoff) * MS;
-			else if (ps->state == ROCECTL_WD_STORM && ps->calm)
-				t = ps->calm_start + (u64)w->restore_ms * MS;
-			else if (ps->candidate)
-				t = ps->start + (u64)w->detect_ms * MS;
-			else
-				continue;
-			due = min(due, max(t, now));
+			t = rocectl_wd_judge_due(&w->p[d][p], &c);
+			if (t)
+				due = min(due, max(t, now));
 		}
 	}
 	return due;
@@ -377,9 +319,13 @@ static void rocectl_wd_poll(struct work_struct *work)
 	/* A backend's counters are firmware reads: not under rtnl_lock. */
 	mutex_lock(&w->be_lock);
 	be = w->be;
+	/*
+	 * The time is taken once the counters are read: no pause they count
+	 * lies after it, so a storm's start is never estimated early.
+	 */
 	if (be && cur) {
-		now = ktime_get_ns();
 		err = rocectl_wd_read_backend(w, cur);
+		now = ktime_get_ns();
 	}
 	mutex_unlock(&w->be_lock);
 
@@ -389,8 +335,8 @@ static void rocectl_wd_poll(struct work_struct *work)
 	if (be != w->be) {
 		err = -EAGAIN;	/* the backend changed meanwhile */
 	} else if (!be && cur) {
-		now = ktime_get_ns();
 		err = rocectl_wd_read(w, cur);
+		now = ktime_get_ns();
 	}
 	up = netif_running(w->ndev) && netif_carrier_ok(w->ndev);
 	if (err) {
@@ -421,7 +367,7 @@ static void rocectl_wd_poll(struct work_struct *work)
 	}
 	/* The NIC's own stall prevention acted: say so. */
 	for (d = 0; d < 2 && w->have_prev && w->layout.stall_known; d++) {
-		u64 n = rocectl_delta(cur->stall[d], w->prev.stall[d]);
+		u64 n = rocectl_wd_delta(cur->stall[d], w->prev.stall[d], U32_MAX);
 
 		if (n)
 			rocectl_wd_notify(w, -1, -1, d ? ROCECTL_WD_EV_STALL_ERROR :
@@ -649,7 +595,7 @@ static void rocectl_wd_rebind(struct rocectl_wd *w)
  * nothing: dcbnl's one bit per priority cannot be handed back per
  * direction, so a watch holding one moves once it is set back.
  */
-void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added)
+static void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added)
 {
 	u64 now = ktime_get_ns();
 	struct rocectl_wd *w;
@@ -788,9 +734,11 @@ static struct notifier_block rocectl_wd_netdev_nb = {
 	.notifier_call = rocectl_wd_netdev_event,
 };
 
-int rocectl_wd_init(void)
+int rocectl_wd_init(const struct rocectl_wd_listener *l)
 {
 	int err;
+
+	rocectl_wd_listener = l;
 
 	/* High priority: a decision due should not wait behind busy tasks. */
 	rocectl_wd_wq = alloc_workqueue("rocectl_wd", WQ_HIGHPRI | WQ_FREEZABLE |
@@ -798,9 +746,12 @@ int rocectl_wd_init(void)
 	if (!rocectl_wd_wq)
 		return -ENOMEM;
 	err = register_netdevice_notifier(&rocectl_wd_netdev_nb);
-	if (err)
+	if (err) {
 		destroy_workqueue(rocectl_wd_wq);
-	return err;
+		return err;
+	}
+	rocectl_backends_listen(rocectl_wd_backend_switch);
+	return 0;
 }
 
 /* Unload: every PFC bit we cleared is set back before we go. */
@@ -808,6 +759,7 @@ void rocectl_wd_exit(void)
 {
 	struct rocectl_wd *w, *tmp;
 
+	rocectl_backends_listen(NULL);
 	rtnl_lock();
 	rocectl_wd_brs = false;
 	list_for_each_entry_safe(w, tmp, &rocectl_wds, list)

@@ -14,21 +14,7 @@
 #include <linux/workqueue.h>
 #include <net/dcbnl.h>
 #include "backend.h"
-#include "rocectl.h"
-
-#define ROCECTL_WD_NPRIO	8
-#define ROCECTL_WD_NDIR		2
-#define ROCECTL_WD_MAX_BACKOFF	5	/* restore_ms << 5 at most */
-
-/* One reading of a netdev's per-priority counters. */
-struct rocectl_wd_sample {
-	u64 frames[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* pause frames */
-	u64 pause_us[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* pause time */
-	u64 pkts[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];	/* data packets */
-	u8 pfc_en[ROCECTL_WD_NDIR];	/* generic DCB: one mask for both */
-	u64 stall[2];			/* NIC stall prevention: warnings, errors */
-	bool stall_known;		/* a backend's sample counts them */
-};
+#include "wd_judge.h"
 
 /* Where in the netdev's ethtool statistics each counter is; -1: absent. */
 struct rocectl_wd_layout {
@@ -40,34 +26,6 @@ struct rocectl_wd_layout {
 	bool duration;		/* pause time for every priority */
 	bool pkts_known;
 	bool stall_known;
-};
-
-/* One priority in one direction. Times are ktime_get_ns() unless _real. */
-struct rocectl_wd_prio {
-	bool watched;
-	u8 state;		/* enum rocectl_wd_state */
-	/* Detection: a storm is a candidate from its estimated start on. */
-	bool candidate;
-	u64 start;
-	u64 ev_pause_us;
-	u64 ev_frames;
-	/* Restoration by counters (when PFC stays on): calm since. */
-	bool calm;
-	u64 calm_start;
-	u64 pause_end;		/* last moment known paused */
-	u64 prev_pause_ns;	/* pause time in the previous poll */
-	/* The storm in progress. */
-	u64 detect;
-	u64 action_time;
-	u64 storm_frames;
-	bool cleared;		/* we hold PFC off on this priority */
-	bool brs;		/* ... for the big red switch */
-	u64 restored;		/* when the last storm ended */
-	/* Statistics. */
-	u64 storms, restores, actions, actions_failed, conflicts;
-	u64 storm_ms, last_storm_ms, last_storm_frames;
-	u64 last_detect_real, last_restore_real;
-	u8 backoff;
 };
 
 struct rocectl_wd {
@@ -108,7 +66,16 @@ struct rocectl_wd {
 /* watchdog.c */
 extern struct list_head rocectl_wds;
 extern bool rocectl_wd_brs;
-int rocectl_wd_init(void);
+/*
+ * Who hears of the watchdog's events, given at init (wd_netlink.c: the
+ * netlink multicast): the watchdog itself knows no netlink.
+ */
+struct rocectl_wd_listener {
+	void (*event)(struct rocectl_wd *w, int dir, int prio, u8 event,
+		      u64 window_us, u64 pause_us, u64 frames);
+};
+
+int rocectl_wd_init(const struct rocectl_wd_listener *l);
 void rocectl_wd_exit(void);
 struct rocectl_wd *rocectl_wd_find(const struct net_device *ndev);
 struct rocectl_wd *rocectl_wd_find_gone(const char *name);
@@ -116,7 +83,6 @@ struct rocectl_wd *rocectl_wd_create(struct net_device *ndev);
 void rocectl_wd_configure(struct rocectl_wd *w);
 int rocectl_wd_unwatch(struct rocectl_wd *w, u8 prios, bool keep);
 int rocectl_wd_set_brs(bool on);
-void rocectl_wd_backend_switch(struct rocectl_backend *be, bool added);
 
 /*
  * Whether a poll evaluates a priority in a direction: watched in a
@@ -127,30 +93,5 @@ static inline bool rocectl_wd_active(const struct rocectl_wd *w, int d, int p)
 {
 	return w->p[d][p].watched && ((w->dirs & BIT(d)) || w->p[d][p].cleared);
 }
-
-/* wd_counters.c */
-void rocectl_wd_layout(struct net_device *ndev, struct rocectl_wd_layout *l);
-int rocectl_wd_read(struct rocectl_wd *w, struct rocectl_wd_sample *s);
-int rocectl_wd_read_backend(struct rocectl_wd *w, struct rocectl_wd_sample *s);
-int rocectl_wd_get_pfc(struct rocectl_wd *w, u8 en[ROCECTL_WD_NDIR]);
-int rocectl_wd_change_pfc(struct rocectl_wd *w, const u8 en[ROCECTL_WD_NDIR],
-			  const u8 mask[ROCECTL_WD_NDIR]);
-bool rocectl_wd_dcb_capable(const struct net_device *ndev);
-int rocectl_wd_get_stall(struct net_device *ndev, u16 *ms);
-int rocectl_wd_set_stall(struct net_device *ndev, u16 ms);
-
-/* backend.c */
-void rocectl_wd_backend_attach(struct rocectl_wd *w);
-void rocectl_wd_backend_detach(struct rocectl_wd *w);
-#define ROCECTL_BACKEND_NAME_MAX 32
-int rocectl_cong_get(struct ib_device *ibdev, u32 port,
-		     struct rocectl_cong_info *c, char *backend, size_t len);
-int rocectl_cong_set(struct ib_device *ibdev, u32 port,
-		     const struct rocectl_cong_value *v, int n,
-		     int *bad, int *why);
-
-/* wd_netlink.c */
-void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
-		       u64 window_us, u64 pause_us, u64 frames);
 
 #endif /* _ROCECTL_WATCHDOG_H */

@@ -10,7 +10,10 @@
 #include <linux/ethtool.h>
 #include <linux/slab.h>
 #include <linux/rtnetlink.h>
+#include "backend.h"
 #include "watchdog.h"
+#include "wd_counters.h"
+#include "wd_judge.h"
 
 static const char *const rocectl_dir_prefix[ROCECTL_WD_NDIR] = { "rx", "tx" };
 

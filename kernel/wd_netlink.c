@@ -5,7 +5,12 @@
  */
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
+#include "devices.h"
+#include "netlink.h"
 #include "watchdog.h"
+#include "wd_counters.h"
+#include "wd_judge.h"
+#include "wd_netlink.h"
 
 static int rocectl_wd_put_prio(struct sk_buff *skb, const struct rocectl_wd *w,
 			       int d, int p)
@@ -104,8 +109,8 @@ cancel:
 	return -EMSGSIZE;
 }
 
-void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
-		       u64 window_us, u64 pause_us, u64 frames)
+static void rocectl_wd_nl_event(struct rocectl_wd *w, int dir, int prio,
+				u8 event, u64 window_us, u64 pause_us, u64 frames)
 {
 	struct sk_buff *skb;
 
@@ -121,6 +126,11 @@ void rocectl_wd_notify(struct rocectl_wd *w, int dir, int prio, u8 event,
 	}
 	rocectl_nl_multicast(skb);
 }
+
+/* The watchdog's events, multicast to the family's listeners. */
+const struct rocectl_wd_listener rocectl_wd_nl_listener = {
+	.event = rocectl_wd_nl_event,
+};
 
 /*
  * The ifindex behind an RDMA port a request names, or 0 when it names a

@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Scenario: the PFC storm watchdog on the simulated DCB NIC (tests/simnic):
-# timing, actions, RDMA traffic stalling and resuming, chopped storms,
-# XON frames, link flaps, backoff, failing drivers, conflicts, unload,
-# netdevs going away, the big red switch, bad input.
+# Scenario: the PFC storm watchdog on the simulated DCB NIC (tests/simnic),
+# what needs a kernel: polls in time, actions on the NIC's PFC, RDMA
+# traffic stalling and resuming, XON frames, link flaps, a storm detected
+# again, failing drivers, conflicts, unload, netdevs going away, the big
+# red switch, bad input. The judgement's timing and arithmetic (late and
+# half-paused polls, bursts, chopped storms, wraps, backoff) are tested on
+# the host: tests/unit/wd_judge_test.c.
 . "$(dirname "$0")/lib.sh"
 plan 17
 W=$(mktemp -d)
@@ -37,47 +40,34 @@ busywait 10000 eval 'rc watchdog stats dev sim2 | grep -Eq "last_restore $tod"' 
 rc watchdog del dev sim2
 log_test "watchdog stats: times in text, never before a storm, then the time of day"
 
-# --- detection and restoration timing ----------------------------------------------
-# Alert: the counters stay truthful; detection is measured from the storm's
-# start, restoration from its end.
-timing() {	# timing DETECT RESTORE INTERVAL ROUNDS -> $W/timing-D-I
-	local t0 t1 n=0 i
+# --- detection and restoration in time ----------------------------------------------
+# The judgement's timing (late polls, half-paused polls, bursts, backoff)
+# is tested on the host (tests/unit, wd_judge); here, that the module's
+# clock and poll scheduling feed it: never early, which load cannot break,
+# and done within a bound that only a hung poll would miss. Alert: the
+# counters stay truthful; detection is measured from the storm's start,
+# restoration from its end.
+timing() {	# timing DETECT RESTORE INTERVAL -> d, r: ms after the stamps
+	local t0 t1 n
 	rc watchdog set dev sim2 prio 3 detect $1 restore $2 interval $3 action alert || fail "set"
 	sleep 0.5
-	: > "$W/timing-$1-$3"
-	for i in $(seq "$4"); do
-		n=$(events sim2 detect)
-		t0=${EPOCHREALTIME/./}000; storm sim2 3 1000
-		wait_events sim2 detect "" 10000 $((n + 1)) || { fail "round $i: no detection"; break; }
-		t1=${EPOCHREALTIME/./}000; storm sim2 3 0
-		wait_events sim2 restore "" 10000 $((n + 1)) || { fail "round $i: no restoration"; break; }
-		echo "$(( ($(last_of sim2 detect last_detect_ns) - t0) / 1000000 )) $(( ($(last_of sim2 restore last_restore_ns) - t1) / 1000000 ))" >> "$W/timing-$1-$3"
-		sleep "$(awk -v i="$3" 'BEGIN {print i * 3 / 1000}')"
-	done
+	n=$(events sim2 detect)
+	t0=$(now_ns); storm sim2 3 1000
+	wait_events sim2 detect "" 10000 $((n + 1)) || fail "T=$1: no detection"
+	t1=$(now_ns); storm sim2 3 0
+	wait_events sim2 restore "" 10000 $((n + 1)) || fail "R=$2: no restoration"
+	d=$(( ($(last_of sim2 detect last_detect_ns) - t0) / 1000000 ))
+	r=$(( ($(last_of sim2 restore last_restore_ns) - t1) / 1000000 ))
 	rc watchdog del dev sim2
-	cat "$W/timing-$1-$3"
 }
 for setting in "200 200 100" "100 100 20"; do
 	set -- $setting
-	timing $1 $2 $3 10 > /dev/null
-	# Slack for the time the storm knob takes to start after it is stamped.
-	# Never early; within one interval, but for one round in ten that may
-	# take one interval more: a poll the emulated guest scheduled late
-	# (the wd benchmark reports the latency's p99).
-	awk -v T=$1 -v R=$2 -v I=$3 '
-		$1 < T || $1 > T + 2 * I + 5 { bad = bad " detect " $1 }
-		$2 < R || $2 > R + 2 * I + 5 { bad = bad " restore " $2 }
-		$1 > T + I + 5 { late = late " detect " $1 }
-		$2 > R + I + 5 { late = late " restore " $2 }
-		END {
-			if (NR < 10) bad = bad " only " NR " rounds"
-			if (split(late, l, " ") > 2) bad = bad " late more than once:" late
-			if (bad) { print bad; exit 1 }
-		}' \
-		"$W/timing-$1-$3" > "$W/t.err" || fail "detect $1 restore $2 interval $3:$(cat "$W/t.err")"
-	echo "# detect/restore ms for T=$1 R=$2 interval=$3: $(tr '\n' ',' < "$W/timing-$1-$3")"
+	timing $1 $2 $3
+	[ "$d" -ge "$1" ] && [ "$d" -le $(($1 + 5000)) ] || fail "T=$1 interval $3: detected after $d ms"
+	[ "$r" -ge "$2" ] && [ "$r" -le $(($2 + 5000)) ] || fail "R=$2 interval $3: restored after $r ms"
+	echo "# detect/restore ms for T=$1 R=$2 interval=$3: $d $r"
 done
-log_test "10 storms at 200/100 ms and at 100/20 ms: detection in [T, T+interval], restoration in [R, R+interval], one round in ten one interval late at most"
+log_test "a storm at 200/200/100 ms and at 100/100/20 ms: detected no earlier than T, restored no earlier than R, both within 5 s"
 
 # --- alert changes nothing; forward clears exactly the stormed priority -----------
 rc watchdog set dev sim0 prio 3,4 detect 100 restore 2000 interval 10 action alert
@@ -94,10 +84,11 @@ rc watchdog del dev sim2
 TR=/sys/kernel/tracing
 echo > $TR/trace
 for e in pfc_storm_detect pfc_storm_restore pfc_wd_action; do echo 1 > $TR/events/rocectl/$e/enable; done
-# Restore 6 s: simnic counts no pause on a priority whose PFC is off, so
-# a hold ends after the restoration time even while its storm lasts; 6 s
+# Restore 60 s: simnic counts no pause on a priority whose PFC is off, so
+# a hold ends after the restoration time even while its storm lasts; 60 s
 # spans the commands between the two actions and the check, however slow.
-rc watchdog set dev sim0 action forward restore 6000
+# A shorter restoration time, once the storms are over, ends the holds.
+rc watchdog set dev sim0 action forward restore 60000
 n3=$(events sim0 action 3); n4=$(events sim0 action 4)
 storm sim0 3 1000; storm sim0 4 1000
 wait_events sim0 action 3 5000 $((n3 + 1)) || fail "forward on 3"
@@ -105,6 +96,7 @@ wait_events sim0 action 4 5000 $((n4 + 1)) || fail "forward on 4"
 check_eq "$(pfc sim0)" "[]" "both stormed priorities cleared"
 check_eq "$(pfc sim2)" "[3]" "the other netdev untouched"
 storm sim0 3 0; storm sim0 4 0
+rc watchdog set dev sim0 restore 200
 busywait 20000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "PFC not set back: $(pfc sim0)"
 for e in pfc_storm_detect pfc_storm_restore pfc_wd_action; do echo 0 > $TR/events/rocectl/$e/enable; done
 trace=$(cat $TR/trace)
@@ -148,52 +140,34 @@ log_test "RDMA traffic stalls in a storm with alert and completes once forward a
 rc watchdog set dev sim0 action alert
 busywait 5000 eval '[ "$(pfc sim0)" = "[3,4]" ]'
 
-# --- storms that are and are not ----------------------------------------------------
+# --- no storms: XON frames, link flaps ---------------------------------------------
+# What the counters and the link say, read from the NIC (the judgement of
+# bursts and chopped storms: tests/unit, wd_judge).
 rc watchdog set dev sim0 prio 3 detect 300 restore 200 interval 10 action alert
 n=$(events sim0 detect 3)
 echo "3 1000" > $SIM/sim0/xon; sleep 1.5; echo "3 0" > $SIM/sim0/xon
 check_eq "$(events sim0 detect 3)" "$n" "XON-only frames"
 echo 5 > $SIM/sim0/link_flap; sleep 1.5
 check_eq "$(events sim0 detect 3)" "$n" "link flaps"
-# Six 100 ms bursts 100 ms apart, chopped by the NIC (not by shell sleeps).
-echo "3 200 50" > $SIM/sim0/rx_storm_duty
-p0=$(ethtool -S sim0 | awk '$1 == "rx_prio3_pause_duration:" {print $2}')
-t0=$(now_ns); storm sim0 3 1000; sleep 1.2; storm sim0 3 0; t1=$(now_ns)
-p1=$(ethtool -S sim0 | awk '$1 == "rx_prio3_pause_duration:" {print $2}')
-# ethtool's own count: paused about half the time (the chop held).
-duty=$(( (p1 - p0) * 100000 / (t1 - t0) ))
-[ "$duty" -ge 40 ] && [ "$duty" -le 60 ] || fail "bursts: paused ${duty}% of the time by ethtool -S, expected 50%"
-echo "# bursts: paused ${duty}% of $(( (t1 - t0) / 1000000 )) ms"
-check_eq "$(events sim0 detect 3)" "$n" "100 ms bursts against a 300 ms detection time: $(jq -s -c '[.[] | select(.ifname == "sim0" and .event == "detect")] | .[-1]' "$EV")"
-echo "3 100 95" > $SIM/sim0/rx_storm_duty
-storm sim0 3 1000
-wait_events sim0 detect 3 5000 $((n + 1)) || fail "a 95% chopped storm was not detected"
-storm sim0 3 0; echo "3 100 100" > $SIM/sim0/rx_storm_duty
-wait_events sim0 restore 3 5000 $((n + 1))
-log_test "a 95%-duty chopped storm is detected; XON frames, link flaps and short bursts are not"
+log_test "XON frames and link flaps are no storm"
 
-# --- a storm that outlasts the restoration: backoff ------------------------------------
+# --- a storm that outlasts the restoration: PFC set back, detected again ---------------
+# The backoff's arithmetic is the unit tests'; here, that PFC is really set
+# back and cleared again: without backoff, 2 s of storm at 50 + 50 ms would
+# be about 20 cycles, with it about 6.
 rc watchdog del dev sim0
 rc watchdog set dev sim0 prio 3 detect 50 restore 50 interval 10 action forward
 n=$(events sim0 detect 3)
 storm sim0 3 1000
-sleep 6
+sleep 2
 storm sim0 3 0
-sleep 3.5
+# A new setting resets the backoff: the last hold ends at the next poll.
+rc watchdog set dev sim0 restore 60
+busywait 10000 eval '[ "$(pfc sim0)" = "[3,4]" ]' || fail "PFC not set back after the storm: $(pfc sim0)"
 cycles=$(( $(events sim0 detect 3) - n ))
-jq -s -c "[.[] | select(.ifname == \"sim0\" and .event == \"restore\") | .window_us / 1000 | floor] | .[-$cycles:]" "$EV" > "$W/backoff"
-# Without backoff, 6 s of storm at 50 + 50 ms would be about 60 cycles.
-[ "$cycles" -ge 3 ] && [ "$cycles" -le 8 ] || fail "$cycles storm cycles in 6 s"
-python3 - "$W/backoff" <<'PY' || fail "restoration times do not double: $(cat "$W/backoff")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-# 50, 100, 200, ... ms, capped at 50 << 5 (plus up to a poll each).
-assert all(50 * 2 ** i <= t <= 50 * 2 ** i + 20 for i, t in enumerate(r[:6])), r
-assert all(1600 <= t <= 1620 for t in r[6:]), r
-PY
-check_eq "$(pfc sim0)" "[3,4]" "PFC back after the storm"
-echo "# backoff: $cycles cycles in 6 s, restoration after ms: $(cat "$W/backoff")"
-log_test "a storm that continues is detected again with doubling restoration times: bounded cycles"
+[ "$cycles" -ge 2 ] && [ "$cycles" -le 10 ] || fail "$cycles storm cycles in 2 s"
+echo "# backoff: $cycles cycles in 2 s"
+log_test "a storm that continues is detected again after PFC is set back, with backoff: bounded cycles"
 
 # --- a driver that refuses -----------------------------------------------------------
 sleep 2
@@ -236,7 +210,7 @@ log_test "big red switch: every watched priority forwarded and detection suspend
 
 # A storm holding PFC when the switch goes on and off keeps its hold until
 # its own restoration, which is counted.
-rc watchdog set dev sim0 prio 3 detect 100 restore 2000 interval 10 action forward
+rc watchdog set dev sim0 prio 3 detect 100 restore 60000 interval 10 action forward
 r=$(events sim0 restore 3)
 n=$(events sim0 action 3)
 storm sim0 3 1000
@@ -244,6 +218,7 @@ wait_events sim0 action 3 5000 $((n + 1)) || fail "no action"
 storm sim0 3 0
 rc watchdog big-red-switch on && rc watchdog big-red-switch off || fail "brs on/off"
 check_eq "$(rc -j watchdog show dev sim0 | jq -r '.[0].prios[] | select(.prio == 3) | .state')" storm "state after the switch"
+rc watchdog set dev sim0 restore 200
 wait_events sim0 restore 3 5000 $((r + 1)) || fail "the storm's hold was never restored"
 check_eq "$(pfc sim0)" "[3,4]" "PFC after the storm's restore"
 rc watchdog set dev sim0 action alert

@@ -20,6 +20,7 @@
 #include "rocectl.h"
 #include "utils.h"
 #include "bth_test.h"
+#include "wd_judge_test.h"
 #include "check_test.h"
 #include "prom_test.h"
 #include "qp_type_test.h"
@@ -353,6 +354,7 @@ static void report_bool(const char *name, int ok)
 int main(void)
 {
 	bth_tests(report_bool);
+	wd_judge_tests(report_bool);
 	qp_type_tests(report_bool);
 	test_matches();
 	test_parse_u32();

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The generic netlink family (netlink.c) and its handlers. */
+#ifndef _ROCECTL_NETLINK_H
+#define _ROCECTL_NETLINK_H
+
+#include <linux/netlink.h>
+#include <linux/types.h>
+
+struct genl_family;
+struct genl_info;
+struct rocectl_dev;
+struct rocectl_qp_info;
+struct sk_buff;
+
+/* netlink.c: the generic netlink family, its multicast and its helpers. */
+extern struct genl_family rocectl_genl_family;
+int rocectl_nl_init(void);
+bool rocectl_nl_has_listeners(void);
+void rocectl_nl_multicast(struct sk_buff *skb);
+void rocectl_nl_exit(void);
+void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
+			   const char *prev_name);
+void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
+			  const struct rocectl_qp_info *info, const u64 *stats,
+			  u8 cmd, int prev_state, u64 lifetime);
+int rocectl_nl_put_stats(struct sk_buff *skb, int attr, const u64 *stats);
+struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
+					struct netlink_ext_ack *extack);
+
+/* The handlers netlink.c's ops table names, in qp_, wd_ and cong_netlink.c. */
+int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int rocectl_nl_wd_brs_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_cong_get_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_cong_set_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* Set an extack message and point it at the attribute it is about. */
+#define ROCECTL_ERR_ATTR(extack, attr, msg) do {		\
+	struct netlink_ext_ack *__ext = (extack);		\
+								\
+	NL_SET_ERR_MSG_MOD(__ext, msg);				\
+	NL_SET_BAD_ATTR(__ext, attr);				\
+} while (0)
+
+#endif /* _ROCECTL_NETLINK_H */

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The QP table of each device (qps.c): tracked QPs, their counters. */
+#ifndef _ROCECTL_QPS_H
+#define _ROCECTL_QPS_H
+
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+#include <linux/u64_stats_sync.h>
+#include <rdma/ib_verbs.h>
+#include "qp_stats.h"
+
+struct rocectl_dev;
+
+/* Per-CPU counters of one QP: the packet path never shares a cache line. */
+struct rocectl_qp_pcpu {
+	u64_stats_t c[ROCECTL_QP_NSTATS];
+	struct u64_stats_sync syncp;
+};
+
+/* Congestion kinds, for the rate-limited qp_congestion tracepoint. */
+enum rocectl_cong {
+	ROCECTL_CONG_CE,
+	ROCECTL_CONG_CNP,
+	ROCECTL_CONG_BECN,
+	ROCECTL_CONG_NAK,
+	ROCECTL_CONG_RNR,
+	ROCECTL_CONG_RETRANS,
+	ROCECTL_CONG_OOS,
+	ROCECTL_CONG_NR,
+};
+
+/* What a QP is; copied out under rocectl_qp.lock. */
+struct rocectl_qp_info {
+	u32 qpn;
+	u8 type;
+	u8 state;
+	u8 kernel;
+	u8 has_path;		/* the fields from RTR on are valid */
+	u8 tclass;
+	u8 sl;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u8 incomplete;		/* a QP verb was missed while it lived */
+	u32 port;
+	u32 dest_qpn;
+	u32 path_mtu;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+	u64 create_time;
+	u64 state_time;
+	u8 sgid[16];
+	u8 dgid[16];
+};
+
+/* One tracked QP, keyed by (device, QPN). */
+struct rocectl_qp {
+	spinlock_t lock;		/* info */
+	struct rocectl_qp_info info;
+	/* Identity only, never dereferenced: tells QPs that reuse a QPN apart. */
+	const struct ib_qp *ibqp;
+	/* In rdev->by_drv while in the table, on counting devices. */
+	struct hlist_node drv_node;
+	/* Its device, which outlives it: remove() waits for entries' RCU frees. */
+	struct rocectl_dev *rdev;
+	/* User QPs: the creating thread group, numbered per pid namespace on reads. */
+	struct pid *owner;
+	u64 id;
+	/* Set at the move to RTR: idle QPs cost no per-CPU memory. */
+	struct rocectl_qp_pcpu __percpu *stats;
+	/* Bit 0: a modify hook took it on itself to set stats. */
+	unsigned long stats_claim;
+	bool counts;			/* the module counts this QP's packets */
+	/* info.dest_qpn, for the packet path: finds a loopback packet's sender. */
+	u32 peer_qpn;
+	/* Packet path PSN state (each direction is serialized by the driver). */
+	u32 tx_next_psn;
+	u32 rx_next_psn;
+	bool tx_psn_valid;
+	bool rx_psn_valid;
+	/* qp_congestion tracepoint: events since the last one, and when. */
+	atomic_t cong[ROCECTL_CONG_NR];
+	unsigned long cong_next;
+	struct rcu_head rcu;
+};
+
+/*
+ * The address of the driver's own QP object around qp, rdma_rxe's struct
+ * rxe_qp (compat.h): a key compared with what rdma_rxe hands the packet
+ * path, never dereferenced.
+ */
+static inline unsigned long rocectl_qp_drv_key(const struct ib_qp *qp)
+{
+	return (unsigned long)qp - ROCECTL_RXE_IBQP_OFFSET;
+}
+
+extern atomic_t rocectl_qps_gen;
+void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan);
+void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			 int mask);
+void rocectl_qp_first_modify(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			     int mask);
+struct rocectl_qp *rocectl_qp_find_rcu(struct rocectl_dev *rdev, u32 qpn);
+struct rocectl_qp *rocectl_qp_by_drv_rcu(struct rocectl_dev *rdev,
+					 unsigned long key);
+void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
+			  u64 id);
+void rocectl_qps_scan(struct rocectl_dev *rdev);
+int rocectl_qps_init(void);
+void rocectl_qps_exit(void);
+void rocectl_qps_drain(struct rocectl_dev *rdev);
+void rocectl_qps_mark_incomplete(void);
+void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
+			 u64 *stats);
+pid_t rocectl_qp_reader_pid(const struct rocectl_qp *e);
+void rocectl_qp_stats_alloc(struct rocectl_qp *e, gfp_t gfp);
+u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			 int mask);
+void rocectl_qp_stats_owed(struct ib_qp *qp, u64 id);
+
+/* The packet path counts a QP once its counters exist. */
+static inline bool rocectl_qp_stats_ready(const struct rocectl_qp *e)
+{
+	return READ_ONCE(e->stats);
+}
+
+void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n);
+void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len);
+void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
+			   enum rocectl_cong kind);
+
+#endif /* _ROCECTL_QPS_H */
