@@ -78,6 +78,11 @@ test-tools:
 style:
 	tests/style.sh
 
+# The uapi header and kernel/netlink_gen.[ch], from the netlink spec
+# (include/netlink/specs/rocectl.yaml) with the kernel's ynl-gen.
+spec:
+	include/netlink/generate.sh
+
 check:
 	tests/run
 
@@ -173,5 +178,5 @@ clean:
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user simnic test-tools style check check-quick check-debug check-ofed demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style spec check check-quick check-debug check-ofed demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign

@@ -6,6 +6,7 @@
  */
 #include <net/genetlink.h>
 #include "rocectl.h"
+#include "netlink_gen.h"
 
 struct rocectl_qp_filter {
 	u32 port, pid;

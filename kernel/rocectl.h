@@ -318,18 +318,9 @@ void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
 			  const struct rocectl_qp_info *info, const u64 *stats,
 			  u8 cmd, int prev_state, u64 lifetime);
 int rocectl_nl_put_stats(struct sk_buff *skb, int attr, const u64 *stats);
-int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
 					struct netlink_ext_ack *extack);
 extern struct genl_family rocectl_genl_family;
-int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int rocectl_nl_wd_brs_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_cong_get_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_cong_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* watchdog.c: the PFC storm watchdog. */
 int rocectl_wd_init(void);

@@ -6,6 +6,7 @@
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 #include "watchdog.h"
+#include "netlink_gen.h"
 
 static int rocectl_wd_put_prio(struct sk_buff *skb, const struct rocectl_wd *w,
 			       int d, int p)
@@ -424,7 +425,7 @@ int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ?: skb->len;
 }
 
-int rocectl_nl_wd_brs_doit(struct sk_buff *skb, struct genl_info *info)
+int rocectl_nl_wd_brs_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	int failed;
 
