@@ -78,8 +78,9 @@ test-tools:
 style:
 	tests/style.sh
 
-# The uapi header and kernel/netlink_gen.[ch], from the netlink spec
-# (include/netlink/specs/rocectl.yaml) with the kernel's ynl-gen.
+# The uapi header, kernel/netlink_gen.[ch], user/nl_spec.h and
+# tests/tools/nlfuzz_spec.h, from the netlink spec
+# (include/netlink/specs/rocectl.yaml) with the kernel's ynl-gen and lib.
 spec:
 	include/netlink/generate.sh
 

@@ -45,11 +45,11 @@ const struct nla_policy rocectl_qp_get_nl_policy[ROCECTL_A_QP_PID + 1] = {
 
 /* ROCECTL_CMD_WD_SET - do */
 const struct nla_policy rocectl_wd_set_nl_policy[ROCECTL_A_WD_STALL_MS + 1] = {
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32, },
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX, },
 	[ROCECTL_A_NETDEV_INDEX] = { .type = NLA_U32, },
 	[ROCECTL_A_NETDEV_NAME] = { .type = NLA_NUL_STRING, .len = 15, },
 	[ROCECTL_A_WD_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
-	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32, },
-	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX, },
 	[ROCECTL_A_WD_PRIOS] = NLA_POLICY_MIN(NLA_U8, 1),
 	[ROCECTL_A_WD_DETECT_MS] = NLA_POLICY_RANGE(NLA_U32, 20, 10000),
 	[ROCECTL_A_WD_RESTORE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &rocectl_a_wd_restore_ms_range),
@@ -61,21 +61,21 @@ const struct nla_policy rocectl_wd_set_nl_policy[ROCECTL_A_WD_STALL_MS + 1] = {
 
 /* ROCECTL_CMD_WD_DEL - do */
 const struct nla_policy rocectl_wd_del_nl_policy[ROCECTL_A_WD_PRIOS + 1] = {
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32, },
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX, },
 	[ROCECTL_A_NETDEV_INDEX] = { .type = NLA_U32, },
 	[ROCECTL_A_NETDEV_NAME] = { .type = NLA_NUL_STRING, .len = 15, },
 	[ROCECTL_A_WD_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
-	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32, },
-	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX, },
 	[ROCECTL_A_WD_PRIOS] = NLA_POLICY_MIN(NLA_U8, 1),
 };
 
 /* ROCECTL_CMD_WD_GET - do */
 const struct nla_policy rocectl_wd_get_nl_policy[ROCECTL_A_WD_PORT + 1] = {
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32, },
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX, },
 	[ROCECTL_A_NETDEV_INDEX] = { .type = NLA_U32, },
 	[ROCECTL_A_NETDEV_NAME] = { .type = NLA_NUL_STRING, .len = 15, },
 	[ROCECTL_A_WD_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
-	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32, },
-	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX, },
 };
 
 /* ROCECTL_CMD_WD_BRS_SET - do */

@@ -5,6 +5,10 @@
 #   include/uapi/linux/rocectl.h   the uapi header (ynl-gen --mode uapi)
 #   kernel/netlink_gen.h, .c       the policies, the ops table and the
 #                                  multicast group table (--mode kernel)
+#   user/nl_spec.h                 the tool's attribute tables: types and
+#                                  names (include/netlink/user_tables.py)
+#   tests/tools/nlfuzz_spec.h      the fuzzer's: types, nests, each command's
+#                                  attributes (include/netlink/fuzz_tables.py)
 # `generate.sh --check` writes nothing and fails, showing the difference,
 # when the files checked in are not what the spec generates.
 #
@@ -34,7 +38,7 @@ check=0
 [ "${1:-}" = --check ] && check=1
 
 spec=include/netlink/specs/rocectl.yaml
-outputs="include/uapi/linux/rocectl.h kernel/netlink_gen.h kernel/netlink_gen.c"
+outputs="include/uapi/linux/rocectl.h kernel/netlink_gen.h kernel/netlink_gen.c user/nl_spec.h tests/tools/nlfuzz_spec.h"
 kernel_license='((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause)'
 license=$(sed -n '1s/^# SPDX-License-Identifier: //p' "$top/$spec")
 
@@ -54,6 +58,11 @@ gen() {
 gen --mode uapi --header -o "$tmp/out/rocectl.h"
 gen --mode kernel --header -o "$tmp/out/netlink_gen.h"
 gen --mode kernel --source -o "$tmp/out/netlink_gen.c"
+
+python3 "$top/include/netlink/user_tables.py" "$YNL_DIR" "$tmp/tree/$spec" \
+	"$tmp/tree/include/netlink/genetlink-legacy.yaml" "$tmp/out/nl_spec.h"
+python3 "$top/include/netlink/fuzz_tables.py" "$YNL_DIR" "$tmp/tree/$spec" \
+	"$tmp/tree/include/netlink/genetlink-legacy.yaml" "$tmp/out/nlfuzz_spec.h"
 
 python3 - "$tmp/out" "$kernel_license" "$license" <<'PY'
 import re
