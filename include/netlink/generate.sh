@@ -32,7 +32,9 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/ynl.sh
 . "$top/tests/ynl.sh"
-ynl_ready
+# Extracted here if tests/deps.sh did not (another user's cache), as
+# tests/style.sh takes checkpatch.
+ynl_extract
 
 check=0
 [ "${1:-}" = --check ] && check=1
