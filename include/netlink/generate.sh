@@ -28,6 +28,9 @@
 # 3. genetlink-legacy families keep their struct genl_family by hand
 #    (kernel/netlink.c: no netnsok, a pre_doit before 6.0): the multicast
 #    group table is made visible to it, as the ops table is.
+# 4. ynl-gen 6.12 renders only the enums' documentation into the uapi
+#    header: the family's and the commands' (the spec's doc) go into a
+#    comment at its top, so that the header still says what it is.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/ynl.sh
@@ -66,11 +69,16 @@ python3 "$top/include/netlink/user_tables.py" "$YNL_DIR" "$tmp/tree/$spec" \
 python3 "$top/include/netlink/fuzz_tables.py" "$YNL_DIR" "$tmp/tree/$spec" \
 	"$tmp/tree/include/netlink/genetlink-legacy.yaml" "$tmp/out/nlfuzz_spec.h"
 
-python3 - "$tmp/out" "$kernel_license" "$license" <<'PY'
+python3 - "$tmp/out" "$kernel_license" "$license" "$tmp/tree/$spec" <<'PY'
 import re
 import sys
+import textwrap
 
-out, kernel_license, license = sys.argv[1:]
+import yaml
+
+out, kernel_license, license, spec_path = sys.argv[1:]
+with open(spec_path) as f:
+    spec = yaml.safe_load(f)
 
 
 def edit(name, fn):
@@ -105,7 +113,35 @@ def header(text):
     return text.replace('#endif /* _LINUX_ROCECTL_GEN_H */', decl + '#endif /* _LINUX_ROCECTL_GEN_H */')
 
 
-edit('rocectl.h', common)
+def doc_lines(text, indent):
+    lines = []
+    for para in text.strip().split('\n\n'):
+        if lines:
+            lines.append('')
+        lines += textwrap.wrap(' '.join(para.split()), 76 - len(indent),
+                               initial_indent=indent, subsequent_indent=indent,
+                               break_on_hyphens=False)
+    return lines
+
+
+def uapi(text):
+    text = common(text)
+    # 4: the family's and the commands' documentation.
+    lines = doc_lines(spec['doc'], '')
+    lines += ['', 'Commands and notifications (their attributes, each one\'s type and',
+              'meaning: include/netlink/specs/rocectl.yaml):']
+    prefix = spec['operations']['name-prefix']
+    for op in spec['operations']['list']:
+        if op['name'] == 'unspec':
+            continue
+        lines += ['', (prefix + op['name']).upper().replace('-', '_')]
+        lines += doc_lines(op['doc'], '  ')
+    comment = '/*\n' + ''.join(f' * {x}\n' if x else ' *\n' for x in lines) + ' */\n'
+    marker = '/* YNL-GEN uapi header */\n\n'
+    return text.replace(marker, marker + comment, 1)
+
+
+edit('rocectl.h', uapi)
 edit('netlink_gen.h', header)
 edit('netlink_gen.c', source)
 PY

@@ -3,6 +3,107 @@
 /*	include/netlink/specs/rocectl.yaml */
 /* YNL-GEN uapi header */
 
+/*
+ * The generic netlink interface between rocectl.ko and the rocectl tool. This
+ * file is the whole kernel/user ABI; nothing else is.
+ *
+ * Requests are validated strictly against a policy per command: an attribute a
+ * command does not take, a wrong length or an out-of-range value is refused
+ * with an extack message and the offending attribute marked. New attributes
+ * and commands are only ever appended.
+ *
+ * Who sees which QP: anyone may read every QP, as with rdma resource show (the
+ * RDMA core's resource dumps: every QP of the devices in the reader's network
+ * namespace, no field reserved to CAP_NET_ADMIN). The owner is told as the
+ * reader's pid namespace knows it (task_pid_vnr): its pid there, and no pid
+ * and no command name for an owner outside it; a qp-pid filter is a pid of the
+ * reader's namespace. Kernel QPs carry their kernel user's name for everyone.
+ * Notifications go to every listener at once, whatever its pid namespace: they
+ * carry no owner (neither qp-pid nor qp-comm) of a user QP; a listener asks
+ * qp-get, which numbers it for the listener.
+ *
+ * Commands and notifications (their attributes, each one's type and
+ * meaning: include/netlink/specs/rocectl.yaml):
+ *
+ * ROCECTL_CMD_DEV_GET
+ *   RDMA devices. Request, do: dev-index and/or dev-name (one is required;
+ *   if both are given they must name the same device). Request, dump: no
+ *   attribute. Reply: one message per RDMA device. Where the module counts
+ *   packets (soft-RoCE), dev-qps-gone and dev-unattributed hold the device's
+ *   share of them that no live QP's counters hold, so that the live QPs'
+ *   sums plus these equal every packet the packet path saw since the device
+ *   was tracked.
+ *
+ * ROCECTL_CMD_DEV_ADD_NTF
+ *   An RDMA device appeared. Same attributes as a dev-get reply.
+ *
+ * ROCECTL_CMD_DEV_DEL_NTF
+ *   An RDMA device is going away. Not sent when rocectl.ko itself is
+ *   unloaded.
+ *
+ * ROCECTL_CMD_DEV_RENAME_NTF
+ *   An RDMA device was renamed (dev-name the new name).
+ *
+ * ROCECTL_CMD_QP_GET
+ *   QPs (anyone; see "Who sees which QP"). Request, do: the device
+ *   (dev-index or dev-name) and qp-num, all required. Request, dump:
+ *   optional filters, each narrowing the result: the device, qp-port,
+ *   qp-pid, qp-type, qp-state. Reply: one message per QP. Attributes that
+ *   are not known yet (no path before RTR) are absent.
+ *
+ * ROCECTL_CMD_QP_CREATE_NTF
+ *   A QP was created: the attributes of a qp-get reply known at creation
+ *   (without a user QP's owner).
+ *
+ * ROCECTL_CMD_QP_MODIFY_NTF
+ *   A QP changed state, a qp-get reply plus qp-prev-state.
+ *
+ * ROCECTL_CMD_QP_DESTROY_NTF
+ *   A QP was destroyed, a qp-get reply with its lifetime counters and
+ *   qp-lifetime.
+ *
+ * ROCECTL_CMD_WD_SET
+ *   Watch priorities of a netdev for PFC pause storms, or change how
+ *   (CAP_NET_ADMIN). The netdev: netdev-name or netdev-index, or an RDMA
+ *   port: dev-name (or dev-index) and wd-port. wd-prios is required for a
+ *   new watch. Omitted values keep their current setting on an existing
+ *   watch. wd-stall-ms is the whole port's, set back to what it was when the
+ *   watch is deleted or the module unloaded.
+ *
+ * ROCECTL_CMD_WD_DEL
+ *   Stop watching (CAP_NET_ADMIN): the netdev as for wd-set, wd-prios
+ *   (default all). Every PFC bit the watchdog cleared is set back first.
+ *
+ * ROCECTL_CMD_WD_GET
+ *   Watches. Request: the netdev (do), nothing (dump). Reply, one per
+ *   netdev: the wd-set settings, the counters' kind, the big red switch, the
+ *   NIC's stall prevention (when it has one), the hardware backend (when one
+ *   drives the netdev: PFC then changes per direction, counters are read
+ *   live from the NIC), wd-netdev-gone, and one wd-prio nest per watched
+ *   priority and direction (and per priority of a direction no longer
+ *   watched that still holds its PFC bit, until it is set back).
+ *
+ * ROCECTL_CMD_WD_BRS_SET
+ *   The big red switch (CAP_NET_ADMIN), wd-brs required: 1 applies the
+ *   forward action to every watched priority now and suspends detection; 0
+ *   sets back what it cleared and resumes detection.
+ *
+ * ROCECTL_CMD_WD_EVENT_NTF
+ *   The watchdog acted: the priority's wd-prio nest and the evidence.
+ *   stall-warning and stall-error concern the whole port (no priority nest).
+ *
+ * ROCECTL_CMD_CONG_GET
+ *   Congestion control of an RDMA device's port, where a hardware backend
+ *   knows the device (rocectl_mlx5, DCQCN); -EOPNOTSUPP elsewhere. All or
+ *   nothing: -EOPNOTSUPP when the firmware does not allow queries, an error
+ *   when one of the queries fails.
+ *
+ * ROCECTL_CMD_CONG_SET
+ *   Set congestion control parameters (CAP_NET_ADMIN): the device and port
+ *   as for cong-get, one or more cong-param nests. All are checked (known
+ *   name, value in range) before any is written; an unknown name or a value
+ *   out of range is refused with the nest pointed at.
+ */
 #ifndef _UAPI_LINUX_ROCECTL_H
 #define _UAPI_LINUX_ROCECTL_H
 
