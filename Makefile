@@ -82,6 +82,12 @@ test-tools:
 style:
 	tests/style.sh
 
+# The uapi header, kernel/netlink_gen.[ch], user/nl_spec.h and
+# tests/tools/nlfuzz_spec.h, from the netlink spec
+# (include/netlink/specs/rocectl.yaml) with the kernel's ynl-gen and lib.
+spec:
+	include/netlink/generate.sh
+
 check:
 	tests/run
 
@@ -184,5 +190,5 @@ clean:
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user simnic test-tools style check check-unit check-quick check-debug check-ofed demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style spec check check-unit check-quick check-debug check-ofed demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign

@@ -9,6 +9,7 @@
 #include "be_registry.h"
 #include "devices.h"
 #include "netlink.h"
+#include "netlink_gen.h"
 
 static int rocectl_cong_put(struct sk_buff *skb, int type,
 			    const struct rocectl_cong_value *v, int n)
@@ -128,11 +129,6 @@ free:
 	return err;
 }
 
-static const struct nla_policy rocectl_cong_value_policy[ROCECTL_A_CONG_MAX + 1] = {
-	[ROCECTL_A_CONG_NAME] = { .type = NLA_NUL_STRING, .len = 63 },
-	[ROCECTL_A_CONG_VALUE] = { .type = NLA_U64 },
-};
-
 static void rocectl_cong_why(struct netlink_ext_ack *extack, int err, int why)
 {
 	switch (why) {
@@ -190,7 +186,7 @@ int rocectl_nl_cong_set_doit(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		}
 		err = nla_parse_nested(tb, ROCECTL_A_CONG_MAX, nla,
-				       rocectl_cong_value_policy, info->extack);
+				       rocectl_cong_nl_policy, info->extack);
 		if (err)
 			goto out;
 		if (!tb[ROCECTL_A_CONG_NAME] || !tb[ROCECTL_A_CONG_VALUE]) {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "rocectl" generic netlink family: strict per-command policies,
- * device queries and the "events" multicast group.
+ * The "rocectl" generic netlink family: device queries, the family and
+ * the "events" multicast group. The per-command policies, the ops table
+ * and the group table are generated from include/netlink/specs/rocectl.yaml
+ * (netlink_gen.c); the family itself is kept here (genetlink-legacy).
  */
 #include <net/genetlink.h>
 #include "dev_counters.h"
@@ -10,84 +12,7 @@
 #include "qp_hooks.h"
 #include "qp_stats.h"
 #include "rxe_hooks.h"
-
-enum rocectl_mcgrp {
-	ROCECTL_MCGRP_EVENTS_ID,
-};
-
-static const struct genl_multicast_group rocectl_mcgrps[] = {
-	[ROCECTL_MCGRP_EVENTS_ID] = { .name = ROCECTL_MCGRP_EVENTS },
-};
-
-/* An RDMA device, by index, name or both (rocectl_nl_find_dev()). */
-#define ROCECTL_DEV_POLICY						\
-	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32 },			\
-	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING,		\
-				 .len = ROCECTL_DEV_NAME_MAX }
-
-static const struct nla_policy rocectl_dev_get_policy[] = {
-	ROCECTL_DEV_POLICY,
-};
-
-static struct netlink_range_validation rocectl_qpn_range __ro_after_init = {
-	.max = 0xffffff,	/* QPNs are 24 bits */
-};
-
-static const struct nla_policy rocectl_qp_get_policy[] = {
-	ROCECTL_DEV_POLICY,
-	[ROCECTL_A_QP_NUM] = NLA_POLICY_FULL_RANGE(NLA_U32, &rocectl_qpn_range),
-	[ROCECTL_A_QP_TYPE] = { .type = NLA_U8 },
-	[ROCECTL_A_QP_STATE] = NLA_POLICY_MAX(NLA_U8, ROCECTL_QPS_ERR),
-	[ROCECTL_A_QP_PORT] = { .type = NLA_U32 },
-	[ROCECTL_A_QP_PID] = { .type = NLA_U32 },
-};
-
-static struct netlink_range_validation rocectl_restore_range __ro_after_init = {
-	.min = 20,
-	.max = 60000,
-};
-
-#define ROCECTL_WD_TARGET_POLICY					\
-	[ROCECTL_A_NETDEV_INDEX] = { .type = NLA_U32 },			\
-	[ROCECTL_A_NETDEV_NAME] = { .type = NLA_NUL_STRING,		\
-				    .len = IFNAMSIZ - 1 },		\
-	[ROCECTL_A_WD_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),	\
-	ROCECTL_DEV_POLICY
-
-static const struct nla_policy rocectl_wd_set_policy[] = {
-	ROCECTL_WD_TARGET_POLICY,
-	[ROCECTL_A_WD_PRIOS] = NLA_POLICY_MIN(NLA_U8, 1),
-	[ROCECTL_A_WD_DETECT_MS] = NLA_POLICY_RANGE(NLA_U32, 20, 10000),
-	[ROCECTL_A_WD_RESTORE_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &rocectl_restore_range),
-	[ROCECTL_A_WD_INTERVAL_MS] = NLA_POLICY_RANGE(NLA_U32, 10, 1000),
-	[ROCECTL_A_WD_ACTION] = NLA_POLICY_MAX(NLA_U8, ROCECTL_WD_ACTION_FORWARD),
-	[ROCECTL_A_WD_DIRECTION] = NLA_POLICY_MAX(NLA_U8, ROCECTL_WD_DIR_BOTH),
-	[ROCECTL_A_WD_STALL_MS] = { .type = NLA_U16 },
-};
-
-static const struct nla_policy rocectl_wd_del_policy[] = {
-	ROCECTL_WD_TARGET_POLICY,
-	[ROCECTL_A_WD_PRIOS] = NLA_POLICY_MIN(NLA_U8, 1),
-};
-
-static const struct nla_policy rocectl_wd_get_policy[] = {
-	ROCECTL_WD_TARGET_POLICY,
-};
-
-static const struct nla_policy rocectl_cong_get_policy[] = {
-	ROCECTL_DEV_POLICY,
-	[ROCECTL_A_CONG_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
-};
-
-static const struct nla_policy rocectl_cong_set_policy[] = {
-	ROCECTL_DEV_POLICY,
-	[ROCECTL_A_CONG_PARAM] = { .type = NLA_NESTED },
-	[ROCECTL_A_CONG_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
-};
-
-static const struct nla_policy rocectl_wd_brs_policy[] = {
-	[ROCECTL_A_WD_BRS] = NLA_POLICY_MAX(NLA_U8, 1),
-};
+#include "netlink_gen.h"
 
 static int rocectl_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev,
 			       u32 port)
@@ -251,7 +176,7 @@ struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
 	return rdev;
 }
 
-static int rocectl_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+int rocectl_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocectl_dev *rdev;
 	struct sk_buff *msg;
@@ -278,8 +203,7 @@ static int rocectl_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static int rocectl_nl_dev_get_dumpit(struct sk_buff *skb,
-				     struct netlink_callback *cb)
+int rocectl_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct nlattr **attrs = rocectl_dump_attrs(cb);
 	unsigned long index = cb->args[0];
@@ -312,64 +236,6 @@ static int rocectl_nl_dev_get_dumpit(struct sk_buff *skb,
 	return err ?: skb->len;
 }
 
-static const struct genl_ops rocectl_genl_ops[] = {
-	{
-		.cmd = ROCECTL_CMD_DEV_GET,
-		.doit = rocectl_nl_dev_get_doit,
-		.dumpit = rocectl_nl_dev_get_dumpit,
-		.policy = rocectl_dev_get_policy,
-		.maxattr = ARRAY_SIZE(rocectl_dev_get_policy) - 1,
-	},
-	{
-		.cmd = ROCECTL_CMD_QP_GET,
-		.doit = rocectl_nl_qp_get_doit,
-		.dumpit = rocectl_nl_qp_get_dumpit,
-		.policy = rocectl_qp_get_policy,
-		.maxattr = ARRAY_SIZE(rocectl_qp_get_policy) - 1,
-	},
-	{
-		.cmd = ROCECTL_CMD_WD_SET,
-		.doit = rocectl_nl_wd_set_doit,
-		.policy = rocectl_wd_set_policy,
-		.maxattr = ARRAY_SIZE(rocectl_wd_set_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECTL_CMD_WD_DEL,
-		.doit = rocectl_nl_wd_del_doit,
-		.policy = rocectl_wd_del_policy,
-		.maxattr = ARRAY_SIZE(rocectl_wd_del_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECTL_CMD_WD_GET,
-		.doit = rocectl_nl_wd_get_doit,
-		.dumpit = rocectl_nl_wd_get_dumpit,
-		.policy = rocectl_wd_get_policy,
-		.maxattr = ARRAY_SIZE(rocectl_wd_get_policy) - 1,
-	},
-	{
-		.cmd = ROCECTL_CMD_WD_BRS_SET,
-		.doit = rocectl_nl_wd_brs_doit,
-		.policy = rocectl_wd_brs_policy,
-		.maxattr = ARRAY_SIZE(rocectl_wd_brs_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-	{
-		.cmd = ROCECTL_CMD_CONG_GET,
-		.doit = rocectl_nl_cong_get_doit,
-		.policy = rocectl_cong_get_policy,
-		.maxattr = ARRAY_SIZE(rocectl_cong_get_policy) - 1,
-	},
-	{
-		.cmd = ROCECTL_CMD_CONG_SET,
-		.doit = rocectl_nl_cong_set_doit,
-		.policy = rocectl_cong_set_policy,
-		.maxattr = ARRAY_SIZE(rocectl_cong_set_policy) - 1,
-		.flags = GENL_ADMIN_PERM,
-	},
-};
-
 #if ROCECTL_GENL_CHECK_HEADER
 /* What generic netlink checks itself from 6.0 on (genl_header_check()). */
 static int rocectl_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
@@ -390,10 +256,10 @@ struct genl_family rocectl_genl_family __ro_after_init = {
 	.version = ROCECTL_GENL_VERSION,
 	.maxattr = ROCECTL_A_MAX,
 	.module = THIS_MODULE,
-	.ops = rocectl_genl_ops,
-	.n_ops = ARRAY_SIZE(rocectl_genl_ops),
-	.mcgrps = rocectl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(rocectl_mcgrps),
+	.ops = rocectl_nl_ops,
+	.n_ops = ARRAY_SIZE(rocectl_nl_ops),
+	.mcgrps = rocectl_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(rocectl_nl_mcgrps),
 	/*
 	 * Not under generic netlink's one global mutex: every handler takes
 	 * the locks it needs itself (rocectl_devs_lock, rtnl_lock), and a
@@ -425,7 +291,7 @@ bool rocectl_nl_has_listeners(void)
 {
 	return READ_ONCE(rocectl_nl_registered) &&
 	       genl_has_listeners(&rocectl_genl_family, &init_net,
-				  ROCECTL_MCGRP_EVENTS_ID);
+				  ROCECTL_NLGRP_EVENTS);
 }
 
 /*
@@ -440,7 +306,7 @@ void rocectl_nl_multicast(struct sk_buff *skb)
 	rcu_read_lock();
 	if (READ_ONCE(rocectl_nl_registered))
 		genlmsg_multicast(&rocectl_genl_family, skb, 0,
-				  ROCECTL_MCGRP_EVENTS_ID, GFP_ATOMIC);
+				  ROCECTL_NLGRP_EVENTS, GFP_ATOMIC);
 	else
 		nlmsg_free(skb);
 	rcu_read_unlock();

@@ -27,17 +27,6 @@ int rocectl_nl_put_stats(struct sk_buff *skb, int attr, const u64 *stats);
 struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
 					struct netlink_ext_ack *extack);
 
-/* The handlers netlink.c's ops table names, in qp_, wd_ and cong_netlink.c. */
-int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int rocectl_nl_wd_set_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
-int rocectl_nl_wd_brs_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_cong_get_doit(struct sk_buff *skb, struct genl_info *info);
-int rocectl_nl_cong_set_doit(struct sk_buff *skb, struct genl_info *info);
-
 /* Set an extack message and point it at the attribute it is about. */
 #define ROCECTL_ERR_ATTR(extack, attr, msg) do {		\
 	struct netlink_ext_ack *__ext = (extack);		\

@@ -9,6 +9,7 @@
 #include "netlink.h"
 #include "qp_stats.h"
 #include "qps.h"
+#include "netlink_gen.h"
 
 struct rocectl_qp_filter {
 	u32 port, pid;

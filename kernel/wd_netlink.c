@@ -11,6 +11,7 @@
 #include "wd_counters.h"
 #include "wd_judge.h"
 #include "wd_netlink.h"
+#include "netlink_gen.h"
 
 static int rocectl_wd_put_prio(struct sk_buff *skb, const struct rocectl_wd *w,
 			       int d, int p)
@@ -434,7 +435,7 @@ int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ?: skb->len;
 }
 
-int rocectl_nl_wd_brs_doit(struct sk_buff *skb, struct genl_info *info)
+int rocectl_nl_wd_brs_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	int failed;
 

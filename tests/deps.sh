@@ -22,6 +22,11 @@
 # it), never on this machine, whose libc they would upgrade. The chroot's
 # kernel modules are linked at /lib/modules/RELEASE, where the guest looks.
 #
+# The kernel's netlink spec tools (ynl-gen, the ynl CLI: tests/ynl.sh) come
+# from linux-source-6.12 in bookworm-backports, at the exact version
+# tests/ynl.sh pins so that regenerating from the spec is reproducible;
+# only tools/net/ynl and Documentation/netlink are extracted, into a cache.
+#
 # QEMU comes from bookworm-backports too (10.0): bookworm's 7.2, emulating
 # two vCPUs on two threads, can keep running a stale copy of kernel text
 # that another vCPU has just patched (a static key or kprobe turned on or
@@ -30,13 +35,15 @@
 set -eu
 # shellcheck source=tests/trixie.sh
 . "$(dirname "$0")/trixie.sh"
+# shellcheck source=tests/ynl.sh
+. "$(dirname "$0")/ynl.sh"
 PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 xz-utils
 	busybox-static cpio kmod iproute2 procps
 	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq ethtool
 	dkms openssl udev systemd man-db groff-base
 	libmicrohttpd-dev libsystemd-dev curl prometheus prometheus-node-exporter bpftrace
-	flex bison bc libelf-dev libssl-dev debootstrap"
+	flex bison bc libelf-dev libssl-dev debootstrap python3-yaml python3-jsonschema"
 KERNELS="linux-headers-6.12.95+deb12-amd64 linux-image-6.12.95+deb12-amd64
 	linux-headers-5.10.0-32-amd64 linux-image-5.10.0-32-amd64"
 
@@ -50,11 +57,16 @@ for p in $PACKAGES $KERNELS; do
 done
 dpkg --compare-versions "$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null)" ge "$QEMU_MIN" ||
 	qemu=qemu-system-x86
+ynl=
+ynl_source_ok || ynl="$YNL_SOURCE=$YNL_SOURCE_VERSION"
 trixie=
 trixie_ready > /dev/null || trixie=$TRIXIE
-[ -n "$missing$qemu$trixie" ] || exit 0
+if [ -z "$missing$qemu$trixie$ynl" ]; then
+	ynl_extract
+	exit 0
+fi
 if [ "$(id -u)" != 0 ]; then
-	echo "missing packages:$missing${qemu:+ $qemu (bookworm-backports)}${trixie:+ the trixie chroot $trixie}" \
+	echo "missing packages:$missing${qemu:+ $qemu (bookworm-backports)}${ynl:+ $ynl}${trixie:+ the trixie chroot $trixie}" \
 		"-- run this as root" >&2
 	exit 1
 fi
@@ -92,6 +104,10 @@ apt-get -o DPkg::Lock::Timeout=120 update -q
 [ -z "$qemu" ] ||
 	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends \
 		-t bookworm-backports $qemu
+# By exact version (the pin keeps backports below bookworm otherwise).
+[ -z "$ynl" ] ||
+	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends "$ynl"
+ynl_extract
 # The trixie chroot: debootstrap's minimal system, made aside and moved in
 # place once complete (its mounts in a namespace of their own), then
 # trixie-backports' kernel and headers in it (gcc-14 with them; -t: their

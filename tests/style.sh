@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Style gates: checkpatch (from linux-source-6.1) and sparse on the kernel
-# code, -Werror on the tool. Prints "ok - style: ..." lines; exit 1 on failure.
+# code, -Werror on the tool, and the files generated from the netlink spec
+# being what it generates. Prints "ok - style: ..." lines; exit 1 on failure.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 . tests/kver.sh
 # shellcheck source=tests/results.sh
 . tests/results.sh
-plan 3	# checkpatch, sparse, the tool's -Werror build
+plan 4	# checkpatch, sparse, the tool's -Werror build, the generated netlink files
 cache=${ROCECTL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rocectl}
 status=0
 
@@ -24,7 +25,8 @@ result() {
 # checkpatch.pl and its data files, taken once from the kernel source tarball.
 cp_dir=$cache/checkpatch
 if [ ! -x "$cp_dir/checkpatch.pl" ]; then
-	tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+	# 6.1's, not the newest tarball's (linux-source-6.12 is there for ynl).
+	tarball=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null)
 	if [ -n "$tarball" ]; then
 		mkdir -p "$cp_dir"
 		top=$(basename "$tarball" .tar.xz)
@@ -64,4 +66,11 @@ fi
 
 out=$(make -s -C user clean all CFLAGS="-O2 -g" 2>&1)
 result "the tool builds with -Wall -Wextra -Werror" $? "$(echo "$out" | tail -n 5 | tr '\n' '|')"
+
+# The uapi header, the kernel's policies and ops, the tool's and the
+# fuzzer's attribute tables, regenerated from the spec with the pinned
+# ynl-gen and its spec library: nothing may change (make spec writes them).
+out=$(include/netlink/generate.sh --check 2>&1)
+result "the files generated from include/netlink/specs/rocectl.yaml are what it generates" \
+	$? "$(echo "$out" | head -n 8 | tr '\n' '|')"
 exit $status

@@ -17,43 +17,15 @@
 
 #include "errors.h"
 #include "nl.h"
+#include "nl_spec.h"	/* the attributes' names, from the netlink spec */
 #include "output.h"
 #include "rocectl.h"
 
-static const char *const nl_attr_names[] = {
-	[ROCECTL_A_DEV_INDEX] = "dev-index",
-	[ROCECTL_A_DEV_NAME] = "dev-name",
-	[ROCECTL_A_DEV_PREV_NAME] = "dev-prev-name",
-	[ROCECTL_A_DEV_DRIVER] = "dev-driver",
-	[ROCECTL_A_DEV_DRIVER_NAME] = "dev-driver-name",
-	[ROCECTL_A_DEV_NODE_GUID] = "dev-node-guid",
-	[ROCECTL_A_DEV_NUM_PORTS] = "dev-num-ports",
-	[ROCECTL_A_DEV_PORT] = "dev-port",
-	[ROCECTL_A_QP_NUM] = "qp-num",
-	[ROCECTL_A_QP_TYPE] = "qp-type",
-	[ROCECTL_A_QP_STATE] = "qp-state",
-	[ROCECTL_A_QP_PORT] = "qp-port",
-	[ROCECTL_A_QP_PID] = "qp-pid",
-	[ROCECTL_A_NETDEV_INDEX] = "netdev-index",
-	[ROCECTL_A_NETDEV_NAME] = "netdev-name",
-	[ROCECTL_A_WD_PORT] = "wd-port",
-	[ROCECTL_A_WD_PRIOS] = "wd-prios",
-	[ROCECTL_A_WD_DETECT_MS] = "wd-detect-ms",
-	[ROCECTL_A_WD_RESTORE_MS] = "wd-restore-ms",
-	[ROCECTL_A_WD_INTERVAL_MS] = "wd-interval-ms",
-	[ROCECTL_A_WD_ACTION] = "wd-action",
-	[ROCECTL_A_WD_DIRECTION] = "wd-direction",
-	[ROCECTL_A_WD_BRS] = "wd-brs",
-	[ROCECTL_A_WD_STALL_MS] = "wd-stall-ms",
-	[ROCECTL_A_CONG_PARAM] = "cong-param",
-	[ROCECTL_A_CONG_PORT] = "cong-port",
-};
-
 const char *nl_attr_name(unsigned int type)
 {
-	if (type < sizeof(nl_attr_names) / sizeof(nl_attr_names[0]) &&
-	    nl_attr_names[type])
-		return nl_attr_names[type];
+	if (type < sizeof(rocectl_attr_names) / sizeof(rocectl_attr_names[0]) &&
+	    rocectl_attr_names[type])
+		return rocectl_attr_names[type];
 	return NULL;
 }
 

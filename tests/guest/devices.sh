@@ -3,7 +3,7 @@
 # Scenario: the module's life cycle and its view of RDMA devices, checked
 # against rdma(8), in text and JSON, with device events and bad input.
 . "$(dirname "$0")/lib.sh"
-plan 35
+plan 36
 W=$(mktemp -d)
 
 kmsg_mark
@@ -45,6 +45,30 @@ for link in rdma:
 PY
 check_eq "$(json 'sorted(d["ifname"] for d in j)' "$W/dev.json")" "['rxe0', 'rxe1']" "devices"
 log_test "dev show: same devices, ports, states and netdevs as rdma link show"
+
+# --- the family through the kernel's ynl CLI, from the spec alone -------------
+if ynl_ready 2> /dev/null; then
+	ynl --dump dev-get --output-json > "$W/ynl.json" || fail "ynl --dump dev-get"
+	python3 - "$W/rdma.json" "$W/ynl.json" <<'PY' || fail "ynl's decoding differs from rdma link show"
+import json, sys
+rdma = json.load(open(sys.argv[1]))
+devs = json.load(open(sys.argv[2]))
+mine = {(d["dev-name"], p["index"]): (d, p) for d in devs for p in d["dev-port"]}
+assert len(mine) == len(rdma), f"{len(mine)} ports, rdma has {len(rdma)}"
+for link in rdma:
+    d, p = mine[(link["ifname"], link["port"])]
+    assert d["dev-index"] == link["ifindex"], (d, link)
+    assert d["dev-driver"] == "rxe" and d["dev-num-ports"] == len(d["dev-port"]), d
+    for ours, theirs in (("state", "state"), ("phys-state", "physical_state")):
+        assert p[ours].upper().replace("-", "_") == link[theirs], (ours, p, link)
+    assert p.get("netdev-name") == link.get("netdev"), (p, link)
+    assert p["link-layer"] == "ethernet" and p["roce"] == ["v2"], p
+PY
+	log_test "the kernel's ynl CLI with the spec: the same devices, ports, states and netdevs as rdma link show"
+else
+	log_skip "the kernel's ynl CLI with the spec: the same devices, ports, states and netdevs as rdma link show" \
+		"no ynl tools ($YNL_DIR): tests/deps.sh"
+fi
 
 # --- what a soft-RoCE port is -------------------------------------------------
 check_eq "$(json 'j[0]["driver"], j[0]["ports"][0]["link_layer"], j[0]["ports"][0]["roce"]' "$W/dev.json")" \

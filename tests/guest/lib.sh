@@ -15,6 +15,16 @@ export ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ROCECTL=$ROOT/user/rocectl
 MODULE=$ROOT/rocectl.ko
 NLRAW="python3 $ROOT/tests/tools/nlraw.py"
+# The kernel's ynl CLI (YNL_CLI, tests/ynl.sh) with the family's spec. The
+# spec is checked against its schema on the build machine (make spec, the
+# style gate): here jsonschema's seconds under emulation are spared. Its
+# pure-Python YAML parse of the spec alone takes seconds there: 3 T.
+# shellcheck source=tests/ynl.sh
+. "$ROOT/tests/ynl.sh"
+ynl() {
+	timeout $((3 * T)) python3 "$YNL_CLI" --spec "$ROOT/include/netlink/specs/rocectl.yaml" \
+		--no-schema "$@"
+}
 RESULTS=${RESULTS:-${ROCECTL_OUT:-${TMPDIR:-/tmp}}/results.tap}
 export -n RESULTS	# the scenario's own: not for the programs it runs
 SCENARIO=${SCENARIO:-$(basename "$0" .sh)}

@@ -70,9 +70,11 @@ check_match "$out" "permission denied: this needs CAP_NET_ADMIN" "unprivileged m
 python3 - <<'PY' || fail "raw netlink"
 import errno, os, sys
 sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
-from nlraw import GenlSocket, attr_u32, attr_str, attr, missing
-CONG_GET, CONG_SET, A_DEV_NAME, A_CONG_PORT, NAME, VALUE = 14, 15, 3, 55, 1, 2
-A_CONG_PARAM = 51 | 0x8000	# NLA_F_NESTED
+from nlraw import GenlSocket, attr_u32, attr_str, attr, missing, spec
+CONG_GET, CONG_SET = spec().cmd("cong-get"), spec().cmd("cong-set")
+A_DEV_NAME, A_CONG_PORT = spec().attr("dev-name"), spec().attr("cong-port")
+NAME, VALUE = spec().attr("name", "cong"), spec().attr("value", "cong")
+A_CONG_PARAM = spec().attr("cong-param") | 0x8000	# NLA_F_NESTED
 s = GenlSocket()
 dev = attr_str(A_DEV_NAME, "rxe0")
 r = s.request(CONG_GET, attr_str(A_DEV_NAME, "nosuch0"))

@@ -9,14 +9,15 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
 from nlraw import (GenlSocket, attr, attr_str, attr_u32, errname,  # noqa: E402
-                   MISS_TYPE, NLM_F_ACK, NLM_F_DUMP, NLM_F_REQUEST)
+                   MISS_TYPE, NLM_F_ACK, NLM_F_DUMP, NLM_F_REQUEST, spec)
 
 SCENARIO = "netlink-errors"
 RESULTS = os.environ.get("RESULTS", "/dev/null")
 
-# From include/uapi/linux/rocectl.h.
-CMD_DEV_GET = 1
-A_PAD, A_DEV_INDEX, A_DEV_NAME, A_DEV_DRIVER = 1, 2, 3, 5
+# From the family's netlink spec.
+CMD_DEV_GET = spec().cmd("dev-get")
+A_PAD, A_DEV_INDEX, A_DEV_NAME, A_DEV_DRIVER = (
+    spec().attr(a) for a in ("pad", "dev-index", "dev-name", "dev-driver"))
 HDR = 16 + 4  # nlmsghdr + genlmsghdr: where the first attribute starts
 
 failures = 0

@@ -250,8 +250,10 @@ check_eq "$code" 2 "count without watch"
 python3 - <<'PY' || fail "raw netlink"
 import errno, os, sys
 sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
-from nlraw import GenlSocket, attr_u32, attr_str, attr, NLM_F_REQUEST, NLM_F_DUMP, missing
-CMD_QP_GET, A_DEV_NAME, A_QP_NUM, A_QP_STATE, A_QP_PREV_STATE = 5, 3, 10, 12, 13
+from nlraw import GenlSocket, attr_u32, attr_str, attr, NLM_F_REQUEST, NLM_F_DUMP, missing, spec
+CMD_QP_GET = spec().cmd("qp-get")
+A_DEV_NAME, A_QP_NUM, A_QP_STATE, A_QP_PREV_STATE = (
+    spec().attr(a) for a in ("dev-name", "qp-num", "qp-state", "qp-prev-state"))
 s = GenlSocket()
 r = s.request(CMD_QP_GET, attr_str(A_DEV_NAME, "rxe0"))
 assert missing(r, A_QP_NUM, "required attribute is missing"), vars(r)

@@ -308,8 +308,11 @@ check_eq "$(pfc sim0)" "$pfc0" "PFC"
 python3 - <<'PY' || fail "raw netlink"
 import errno, os, sys
 sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
-from nlraw import GenlSocket, attr_u32, attr_str, attr, missing
-CMD_WD_SET, A_NETDEV_NAME, A_WD_PRIOS, A_WD_DETECT, A_WD_RESTORE, A_WD_INTERVAL, A_WD_ACTION = 9, 32, 34, 35, 36, 37, 38
+from nlraw import GenlSocket, attr_u32, attr_str, attr, missing, spec
+CMD_WD_SET = spec().cmd("wd-set")
+A_NETDEV_NAME, A_WD_PRIOS, A_WD_DETECT, A_WD_RESTORE, A_WD_INTERVAL, A_WD_ACTION = (
+    spec().attr(a) for a in ("netdev-name", "wd-prios", "wd-detect-ms", "wd-restore-ms",
+                             "wd-interval-ms", "wd-action"))
 s = GenlSocket()
 dev = attr_str(A_NETDEV_NAME, "sim0")
 cases = [

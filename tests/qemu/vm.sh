@@ -28,8 +28,13 @@ initrd=$("$here/mkinitramfs.sh" "$KVER")
 printf '%s\n' "$PWD" > "$out/cwd"
 # The job stops in time for the guest to save its kernel log.
 echo $(( ${VM_TIMEOUT:-1800} - 60 )) > "$out/limit"
+# The kernel's ynl tools, where this machine's cache has them (the guest's
+# HOME is its own).
+# shellcheck source=tests/ynl.sh
+. "$here/../ynl.sh"
 {
 	printf 'export KVER=%q\n' "$KVER"
+	printf 'export ROCECTL_YNL=%q\n' "$YNL_DIR"
 	printf '%q ' "$@"
 	echo
 } > "$out/job"

@@ -178,114 +178,10 @@ static void rnd_bytes(uint8_t *p, size_t n)
 /* --- what the family is: attribute types, nests, per-command policies ------ */
 
 enum atype { T_ANY, T_U8, T_U16, T_U32, T_U64, T_STR, T_BIN16, T_NEST };
-enum nkind { N_NONE, N_PORT, N_QPSTAT, N_WDP, N_CONG };
 
 struct ainfo {
 	uint8_t type;
 	uint8_t nest;
-};
-
-#define NTOP (ROCECTL_A_MAX + 1)
-
-static const struct ainfo top_attrs[NTOP] = {
-	[ROCECTL_A_PAD] = { T_ANY },
-	[ROCECTL_A_DEV_INDEX] = { T_U32 },
-	[ROCECTL_A_DEV_NAME] = { T_STR },
-	[ROCECTL_A_DEV_PREV_NAME] = { T_STR },
-	[ROCECTL_A_DEV_DRIVER] = { T_U32 },
-	[ROCECTL_A_DEV_DRIVER_NAME] = { T_STR },
-	[ROCECTL_A_DEV_NODE_GUID] = { T_U64 },
-	[ROCECTL_A_DEV_NUM_PORTS] = { T_U32 },
-	[ROCECTL_A_DEV_PORT] = { T_NEST, N_PORT },
-	[ROCECTL_A_QP_NUM] = { T_U32 },
-	[ROCECTL_A_QP_TYPE] = { T_U8 },
-	[ROCECTL_A_QP_STATE] = { T_U8 },
-	[ROCECTL_A_QP_PREV_STATE] = { T_U8 },
-	[ROCECTL_A_QP_PORT] = { T_U32 },
-	[ROCECTL_A_QP_PID] = { T_U32 },
-	[ROCECTL_A_QP_COMM] = { T_STR },
-	[ROCECTL_A_QP_KERNEL] = { T_U8 },
-	[ROCECTL_A_QP_CREATE_TIME] = { T_U64 },
-	[ROCECTL_A_QP_STATE_TIME] = { T_U64 },
-	[ROCECTL_A_QP_DEST_QPN] = { T_U32 },
-	[ROCECTL_A_QP_SGID] = { T_BIN16 },
-	[ROCECTL_A_QP_DGID] = { T_BIN16 },
-	[ROCECTL_A_QP_TCLASS] = { T_U8 },
-	[ROCECTL_A_QP_SL] = { T_U8 },
-	[ROCECTL_A_QP_PATH_MTU] = { T_U32 },
-	[ROCECTL_A_QP_TIMEOUT] = { T_U8 },
-	[ROCECTL_A_QP_RETRY_CNT] = { T_U8 },
-	[ROCECTL_A_QP_RNR_RETRY] = { T_U8 },
-	[ROCECTL_A_QP_STATS] = { T_NEST, N_QPSTAT },
-	[ROCECTL_A_QP_LIFETIME] = { T_U64 },
-	[ROCECTL_A_NETDEV_INDEX] = { T_U32 },
-	[ROCECTL_A_NETDEV_NAME] = { T_STR },
-	[ROCECTL_A_WD_PORT] = { T_U32 },
-	[ROCECTL_A_WD_PRIOS] = { T_U8 },
-	[ROCECTL_A_WD_DETECT_MS] = { T_U32 },
-	[ROCECTL_A_WD_RESTORE_MS] = { T_U32 },
-	[ROCECTL_A_WD_INTERVAL_MS] = { T_U32 },
-	[ROCECTL_A_WD_ACTION] = { T_U8 },
-	[ROCECTL_A_WD_DIRECTION] = { T_U8 },
-	[ROCECTL_A_WD_COUNTERS] = { T_U8 },
-	[ROCECTL_A_WD_BRS] = { T_U8 },
-	[ROCECTL_A_WD_PRIO] = { T_NEST, N_WDP },
-	[ROCECTL_A_WD_EVENT] = { T_U8 },
-	[ROCECTL_A_WD_EV_WINDOW_US] = { T_U64 },
-	[ROCECTL_A_WD_EV_PAUSE_US] = { T_U64 },
-	[ROCECTL_A_WD_EV_FRAMES] = { T_U64 },
-	[ROCECTL_A_BACKEND] = { T_STR },
-	[ROCECTL_A_WD_STALL_MS] = { T_U16 },
-	[ROCECTL_A_WD_STALL_WARNINGS] = { T_U64 },
-	[ROCECTL_A_WD_STALL_ERRORS] = { T_U64 },
-	[ROCECTL_A_CONG_PARAM] = { T_NEST, N_CONG },
-	[ROCECTL_A_CONG_STAT] = { T_NEST, N_CONG },
-	[ROCECTL_A_CONG_RP_ENABLED] = { T_U8 },
-	[ROCECTL_A_CONG_NP_ENABLED] = { T_U8 },
-	[ROCECTL_A_CONG_PORT] = { T_U32 },
-};
-
-static const struct ainfo port_attrs[ROCECTL_A_PORT_MAX + 1] = {
-	[ROCECTL_A_PORT_INDEX] = { T_U32 },
-	[ROCECTL_A_PORT_STATE] = { T_U8 },
-	[ROCECTL_A_PORT_PHYS_STATE] = { T_U8 },
-	[ROCECTL_A_PORT_LINK_LAYER] = { T_U8 },
-	[ROCECTL_A_PORT_ROCE] = { T_U32 },
-	[ROCECTL_A_PORT_GID_TYPES] = { T_U32 },
-	[ROCECTL_A_PORT_ACTIVE_MTU] = { T_U32 },
-	[ROCECTL_A_PORT_MAX_MTU] = { T_U32 },
-	[ROCECTL_A_PORT_NETDEV_INDEX] = { T_U32 },
-	[ROCECTL_A_PORT_NETDEV_NAME] = { T_STR },
-};
-
-static const struct ainfo wdp_attrs[ROCECTL_A_WDP_MAX + 1] = {
-	[ROCECTL_A_WDP_PAD] = { T_ANY },
-	[ROCECTL_A_WDP_PRIO] = { T_U8 },
-	[ROCECTL_A_WDP_DIRECTION] = { T_U8 },
-	[ROCECTL_A_WDP_STATE] = { T_U8 },
-	[ROCECTL_A_WDP_STORMS] = { T_U64 },
-	[ROCECTL_A_WDP_RESTORES] = { T_U64 },
-	[ROCECTL_A_WDP_LAST_DETECT] = { T_U64 },
-	[ROCECTL_A_WDP_LAST_RESTORE] = { T_U64 },
-	[ROCECTL_A_WDP_STORM_MS] = { T_U64 },
-	[ROCECTL_A_WDP_LAST_STORM_MS] = { T_U64 },
-	[ROCECTL_A_WDP_LAST_STORM_FRAMES] = { T_U64 },
-	[ROCECTL_A_WDP_ACTIONS] = { T_U64 },
-	[ROCECTL_A_WDP_ACTIONS_FAILED] = { T_U64 },
-	[ROCECTL_A_WDP_CONFLICTS] = { T_U64 },
-	[ROCECTL_A_WDP_BACKOFF] = { T_U8 },
-	[ROCECTL_A_WDP_PFC_CLEARED] = { T_U8 },
-};
-
-static const struct ainfo cong_attrs[ROCECTL_A_CONG_MAX + 1] = {
-	[ROCECTL_A_CONG_NAME] = { T_STR },
-	[ROCECTL_A_CONG_VALUE] = { T_U64 },
-	[ROCECTL_A_CONG_PAD] = { T_ANY },
-};
-
-static const struct ainfo qpstat_attrs[ROCECTL_A_QP_STAT_MAX + 1] = {
-	[ROCECTL_A_QP_STAT_PAD] = { T_ANY },
-	[ROCECTL_A_QP_STAT_TX_PACKETS ... ROCECTL_A_QP_STAT_MAX] = { T_U64 },
 };
 
 struct nestinfo {
@@ -293,60 +189,11 @@ struct nestinfo {
 	int max;
 };
 
-static const struct nestinfo nests[] = {
-	[N_NONE] = { top_attrs, ROCECTL_A_MAX },
-	[N_PORT] = { port_attrs, ROCECTL_A_PORT_MAX },
-	[N_QPSTAT] = { qpstat_attrs, ROCECTL_A_QP_STAT_MAX },
-	[N_WDP] = { wdp_attrs, ROCECTL_A_WDP_MAX },
-	[N_CONG] = { cong_attrs, ROCECTL_A_CONG_MAX },
-};
-
-#define TARGET_ATTRS ROCECTL_A_DEV_INDEX, ROCECTL_A_DEV_NAME, ROCECTL_A_NETDEV_INDEX, \
-		     ROCECTL_A_NETDEV_NAME, ROCECTL_A_WD_PORT
-
-static const uint8_t pol_dev_get[] = { ROCECTL_A_DEV_INDEX, ROCECTL_A_DEV_NAME, 0 };
-static const uint8_t pol_qp_get[] = { ROCECTL_A_DEV_INDEX, ROCECTL_A_DEV_NAME, ROCECTL_A_QP_NUM,
-				      ROCECTL_A_QP_TYPE, ROCECTL_A_QP_STATE, ROCECTL_A_QP_PORT,
-				      ROCECTL_A_QP_PID, 0 };
-static const uint8_t pol_wd_set[] = { TARGET_ATTRS, ROCECTL_A_WD_PRIOS, ROCECTL_A_WD_DETECT_MS,
-				      ROCECTL_A_WD_RESTORE_MS, ROCECTL_A_WD_INTERVAL_MS,
-				      ROCECTL_A_WD_ACTION, ROCECTL_A_WD_DIRECTION,
-				      ROCECTL_A_WD_STALL_MS, 0 };
-static const uint8_t pol_wd_del[] = { TARGET_ATTRS, ROCECTL_A_WD_PRIOS, 0 };
-static const uint8_t pol_wd_get[] = { TARGET_ATTRS, 0 };
-static const uint8_t pol_brs[] = { ROCECTL_A_WD_BRS, 0 };
-static const uint8_t pol_cong_get[] = { ROCECTL_A_DEV_INDEX, ROCECTL_A_DEV_NAME,
-					ROCECTL_A_CONG_PORT, 0 };
-static const uint8_t pol_cong_set[] = { ROCECTL_A_DEV_INDEX, ROCECTL_A_DEV_NAME,
-					ROCECTL_A_CONG_PARAM, ROCECTL_A_CONG_PORT, 0 };
-
-static const uint8_t *cmd_policy(uint8_t cmd)
-{
-	switch (cmd) {
-	case ROCECTL_CMD_DEV_GET: return pol_dev_get;
-	case ROCECTL_CMD_QP_GET: return pol_qp_get;
-	case ROCECTL_CMD_WD_SET: return pol_wd_set;
-	case ROCECTL_CMD_WD_DEL: return pol_wd_del;
-	case ROCECTL_CMD_WD_GET: return pol_wd_get;
-	case ROCECTL_CMD_WD_BRS_SET: return pol_brs;
-	case ROCECTL_CMD_CONG_GET: return pol_cong_get;
-	case ROCECTL_CMD_CONG_SET: return pol_cong_set;
-	default: return NULL;
-	}
-}
-
-/* The commands that need CAP_NET_ADMIN (GENL_ADMIN_PERM in kernel/netlink.c). */
-static bool cmd_admin(uint8_t cmd)
-{
-	return cmd == ROCECTL_CMD_WD_SET || cmd == ROCECTL_CMD_WD_DEL ||
-	       cmd == ROCECTL_CMD_WD_BRS_SET || cmd == ROCECTL_CMD_CONG_SET;
-}
-
-static bool cmd_has_dump(uint8_t cmd)
-{
-	return cmd == ROCECTL_CMD_DEV_GET || cmd == ROCECTL_CMD_QP_GET ||
-	       cmd == ROCECTL_CMD_WD_GET;
-}
+/*
+ * The family's attribute sets, each command's attributes, its admin flag
+ * and its dump: generated from the netlink spec (include/netlink/).
+ */
+#include "nlfuzz_spec.h"
 
 /* Values at and around the policies' and handlers' boundaries. */
 static const uint64_t b_index[] = { 0, 1, 2, 3, 4, 5, 0x7fffffff, 0xffffffff };
@@ -1172,7 +1019,7 @@ static void attr_cstr(const struct nlattr *a, char *out, size_t outlen)
  */
 static enum guard guard_admin(const uint8_t *p, uint32_t len, uint8_t cmd)
 {
-	const struct nlattr *tb[NTOP + 8] = { NULL };
+	const struct nlattr *tb[ROCECTL_A_MAX + 1 + 8] = { NULL };
 	uint32_t off = HDRS;
 	char name[80];
 

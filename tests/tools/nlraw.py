@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Raw generic netlink for tests: build any message, well-formed or not,
-send it to a family and read back the reply, the error and its extack."""
+send it to a family and read back the reply, the error and its extack.
+The rocectl family's command and attribute numbers come from its netlink
+spec (spec()), where the kernel's ynl CLI cannot go: malformed requests."""
 
 import errno
 import os
@@ -20,6 +22,49 @@ NLMSGERR_ATTR_MSG, NLMSGERR_ATTR_OFFS, NLMSGERR_ATTR_MISS_TYPE = 1, 2, 5
 # The kernel names a missing attribute in its extack from 6.0 on
 # (NLMSGERR_ATTR_MISS_TYPE); before, only the message says which.
 MISS_TYPE = tuple(int(x) for x in os.uname().release.split(".")[:2]) >= (6, 0)
+
+
+SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                    "include", "netlink", "specs", "rocectl.yaml")
+
+
+class Spec:
+    """Numbers by name from a netlink spec, numbered as ynl numbers them: a
+    command or an attribute is its predecessor's plus one, from 1, unless
+    it says its value."""
+
+    def __init__(self, path=SPEC):
+        import yaml
+        with open(path) as f:
+            y = yaml.safe_load(f)
+        self.cmds = self._number(y["operations"]["list"])
+        self.sets = {s["name"]: self._number(s["attributes"]) for s in y["attribute-sets"]}
+
+    @staticmethod
+    def _number(items):
+        out, val = {}, 1
+        for item in items:
+            val = item.get("value", val)
+            out[item["name"]] = val
+            val += 1
+        return out
+
+    def cmd(self, name):
+        return self.cmds[name]
+
+    def attr(self, name, attr_set="rocectl"):
+        return self.sets[attr_set][name]
+
+
+_spec = None
+
+
+def spec():
+    """The rocectl family's spec (read once)."""
+    global _spec
+    if _spec is None:
+        _spec = Spec()
+    return _spec
 
 
 def missing(r, atype, words):
