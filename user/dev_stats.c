@@ -14,11 +14,11 @@
 #include <linux/genetlink.h>
 #include <rdma/rdma_netlink.h>
 
-#include "errors.h"
 #include "attrs.h"
 #include "dcqcn.h"
+#include "errors.h"
 #include "output.h"
-#include "qp.h"
+#include "qp_fields.h"
 #include "rocectl.h"
 #include "utils.h"
 

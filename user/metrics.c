@@ -29,7 +29,7 @@
 #include "errors.h"
 #include "metrics.h"
 #include "nl.h"
-#include "qp.h"
+#include "qp_fields.h"
 #include "rocectl.h"
 #include "watchdog.h"
 
