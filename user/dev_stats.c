@@ -220,7 +220,7 @@ static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 
 int dev_stats(struct rocectl *rc)
 {
-	struct stats_devs devs = { .only = arg_next(rc) };
+	struct stats_devs devs = { .only = NULL };
 	struct rdma_port_stats ps;
 	struct nlmsghdr *nlh;
 	struct nl_error e;
@@ -229,11 +229,7 @@ int dev_stats(struct rocectl *rc)
 	size_t i;
 	uint32_t port;
 
-	err = devs.only ? check_dev_name(devs.only, "an RDMA device") : EXIT_OK;
-	if (!err)
-		err = args_done(rc);
-	if (!err)
-		err = rocectl_connect(rc);
+	err = arg_dev_connect(rc, &devs.only);
 	if (err)
 		return err;
 	/* The devices (one by name: the module's error if it has none). */

@@ -45,7 +45,4 @@ int dev_stats(struct rocectl *rc);
 bool wd_changes_config(const char *verb);
 bool dcqcn_changes_config(const char *verb);
 
-/* Open the netlink socket on first use; prints the error and returns an exit code. */
-int rocectl_connect(struct rocectl *rc);
-
 #endif
