@@ -24,7 +24,6 @@
 #include "metrics_read.h"
 #include "metrics_sums.h"
 #include "qp_fields.h"
-#include "rocectl.h"
 #include "watchdog.h"
 
 #define L(n, v) { .name = (n), .value = (v) }

@@ -15,7 +15,6 @@
 #include "errors.h"
 #include "metrics_read.h"
 #include "rdma_stat.h"
-#include "rocectl.h"
 #include "watchdog.h"
 
 bool metrics_grow(void **arr, size_t n, size_t size)

@@ -15,7 +15,6 @@
 #include "errors.h"
 #include "metrics_read.h"
 #include "metrics_sums.h"
-#include "rocectl.h"
 
 /* Across scrapes: the event subscription, the retired counts, the last QPs seen. */
 static struct {

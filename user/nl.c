@@ -18,7 +18,6 @@
 #include "errors.h"
 #include "nl.h"
 #include "output.h"
-#include "rocectl.h"
 
 static const char *const nl_attr_names[] = {
 	[ROCECTL_A_DEV_INDEX] = "dev-index",

@@ -15,7 +15,6 @@
 
 #include "errors.h"
 #include "rdma_stat.h"
-#include "rocectl.h"
 
 /* --- requests ------------------------------------------------------------ */
 

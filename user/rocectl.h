@@ -1,20 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The tool's shared state, exit codes and object entry points. */
+/* The tool's shared state and object entry points; exit codes in errors.h. */
 #ifndef ROCECTL_TOOL_H
 #define ROCECTL_TOOL_H
 
 #include <stdbool.h>
 
+#include "errors.h"
 #include "nl.h"
-
-/* Exit codes, documented in the README and rocectl(8). */
-enum {
-	EXIT_OK = 0,
-	EXIT_CONDITION = 1,	/* a check found what it looks for */
-	EXIT_USAGE = 2,		/* bad command line */
-	EXIT_NO_MODULE = 3,	/* the rocectl kernel module is not loaded */
-	EXIT_FAILED = 4,	/* the kernel refused the request, or it failed */
-};
 
 struct rocectl {
 	int argc;
