@@ -85,9 +85,16 @@ struct finding {
 	char fix[512];
 };
 
-/* Add a part: its result, a fix command (NULL: none), its evidence. */
+/* Add a part: its result, a fix command (NULL: none), its evidence (check_finding.c). */
 void finding_add(struct finding *f, enum check_result r, const char *fix,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Append to the string in buf, after sep if it is not empty; truncated to len. */
+void check_append(char *buf, size_t len, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* "3" or "3,4" or "none": the priorities of a mask, in buf. */
+const char *check_prio_list(uint8_t mask, char *buf, size_t len);
 
 /*
  * Parse "[ dev DEV [ port N ] ] [ prio P ] [ dscp D ] [ mtu M ]" from rc's
@@ -134,7 +141,19 @@ void check_report(struct check_ctx *c, const char *check, const struct finding *
 char *check_sysfs_read(const struct check_ctx *c, char *buf, size_t len,
 		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* The checks that read the NIC's own sysfs files (check_sysfs.c). */
+/*
+ * The checks, by family, each reporting on the port c->p (check.c runs
+ * them in this order): the port's state and GIDs (check_device.c); the
+ * NIC's DCB and flow control (check_dcb.c); the MTU (check_mtu.c); the
+ * watchdog and the NIC's stall prevention (check_watchdog.c); what the NIC
+ * shows only in sysfs (check_sysfs.c).
+ */
+void check_device(struct check_ctx *c);
+void check_pfc(struct check_ctx *c);
+void check_trust(struct check_ctx *c);
+void check_mtu(struct check_ctx *c);
+void check_pause(struct check_ctx *c);
+void check_watchdog(struct check_ctx *c);
 void check_ecn(struct check_ctx *c);
 void check_pcie(struct check_ctx *c);
 

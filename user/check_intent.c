@@ -2,7 +2,7 @@
 /*
  * rocectl check: the intent a port is audited against (lossless priority,
  * RoCE DSCP, netdev MTU). It is declared on the command line, else by the
- * "check" lines of rocectl.conf, else inferred (check.c); each value keeps
+ * "check" lines of rocectl.conf, else inferred (from the port's DCB); each value keeps
  * where it was declared so the evidence can say so. One grammar serves the
  * command line and the file:
  *   check [ dev DEV [ port N ] ] [ prio P ] [ dscp D ] [ mtu M ]
@@ -208,4 +208,54 @@ const char *check_intent_source(const char *src, char *buf, size_t len)
 		return "given";
 	snprintf(buf, len, "declared at %s", src);
 	return buf;
+}
+
+#define ROCE_DSCP_DEFAULT	26	/* the RoCE DSCP of both field guides, and mlx5's default */
+
+static unsigned int popcount8(uint8_t v)
+{
+	return __builtin_popcount(v);
+}
+
+void check_infer_intent(struct check_ctx *c)
+{
+	const struct dcb_state *d = &c->dcb;
+	uint8_t en = d->has_pfc ? d->pfc_en : 0;
+	char list[32], src[CHECK_SRC_LEN + 16];
+	int p;
+
+	if (c->want_dscp >= 0) {
+		c->dscp = c->want_dscp;
+		snprintf(c->dscp_why, sizeof(c->dscp_why), "DSCP %u %s", c->dscp,
+			 check_intent_source(c->dscp_src, src, sizeof(src)));
+	} else {
+		c->dscp = ROCE_DSCP_DEFAULT;
+		snprintf(c->dscp_why, sizeof(c->dscp_why), "DSCP %u by default", c->dscp);
+	}
+
+	c->prio = -1;
+	if (c->want_prio >= 0) {
+		c->prio = c->want_prio;
+		snprintf(c->prio_why, sizeof(c->prio_why), "priority %d %s", c->prio,
+			 check_intent_source(c->prio_src, src, sizeof(src)));
+	} else if (popcount8(en) == 1) {
+		c->prio = __builtin_ctz(en);
+		snprintf(c->prio_why, sizeof(c->prio_why),
+			 "inferred: priority %d, the only PFC-enabled one", c->prio);
+	} else if (en && popcount8(en & d->dscp_prio[c->dscp]) == 1) {
+		c->prio = __builtin_ctz(en & d->dscp_prio[c->dscp]);
+		snprintf(c->prio_why, sizeof(c->prio_why),
+			 "inferred: priority %d, the PFC-enabled one DSCP %u maps to",
+			 c->prio, c->dscp);
+	} else if (en) {
+		for (p = 7; !(en & (1U << p)); p--)
+			;
+		c->prio = p;
+		snprintf(c->prio_why, sizeof(c->prio_why),
+			 "inferred: priority %d, the highest of the PFC-enabled %s",
+			 p, check_prio_list(en, list, sizeof(list)));
+	} else {
+		snprintf(c->prio_why, sizeof(c->prio_why),
+			 "no lossless priority: none given and PFC enabled on none");
+	}
 }

@@ -5,12 +5,36 @@
  * which ROCECTL_TEST_SYSFS (tests only) points at a fake tree.
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "check.h"
+
+char *check_sysfs_read(const struct check_ctx *c, char *buf, size_t len,
+		       const char *fmt, ...)
+{
+	char rel[384], path[512];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", c->sysfs, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	if (!fgets(buf, len, f)) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
 
 /* --- 7. ecn ------------------------------------------------------------------- */
 

@@ -296,9 +296,7 @@ static int dcqcn_show(struct rocectl *rc)
 
 	err = parse_target(rc, &dev, &port);
 	if (!err)
-		err = args_done(rc);
-	if (!err)
-		err = rocectl_connect(rc);
+		err = args_done_connect(rc);
 	if (err)
 		return err;
 	out_begin_list();

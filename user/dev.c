@@ -236,15 +236,10 @@ static int dev_show_details(struct rocectl *rc, const char *name)
 
 static int dev_show(struct rocectl *rc)
 {
-	const char *name = arg_next(rc);
+	const char *name;
 	struct nlmsghdr *nlh;
-	int err;
+	int err = arg_dev_connect(rc, &name);
 
-	err = name ? check_dev_name(name, "an RDMA device") : EXIT_OK;
-	if (!err)
-		err = args_done(rc);
-	if (!err)
-		err = rocectl_connect(rc);
 	if (err)
 		return err;
 	if (rc->details)

@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/genetlink.h>
-#include <rdma/rdma_netlink.h>
 
-#include "errors.h"
 #include "attrs.h"
 #include "dcqcn.h"
+#include "errors.h"
 #include "output.h"
-#include "qp.h"
+#include "qp_fields.h"
+#include "rdma_stat.h"
 #include "rocectl.h"
 #include "utils.h"
 
@@ -89,44 +89,26 @@ static void devs_restart(void *data)
 	((struct stats_devs *)data)->n = 0;
 }
 
-/* One port's driver counters: the hwcounters table of STAT_GET. */
-static int port_cb(const struct nlmsghdr *nlh, void *data)
+/* One port's driver counters, as the RDMA core's STAT_GET gives them. */
+static void print_port(const struct stats_dev *d, const struct rdma_port_stats *ps)
 {
-	const struct nlattr *a, *table = NULL, *e;
-	const struct stats_dev *d = data;
-	uint32_t port = 0;
+	size_t i;
 
-	mnl_attr_for_each(a, nlh, 0) {
-		if (mnl_attr_get_type(a) == RDMA_NLDEV_ATTR_STAT_HWCOUNTERS &&
-		    mnl_attr_validate(a, MNL_TYPE_NESTED) == 0)
-			table = a;
-		else if (mnl_attr_get_type(a) == RDMA_NLDEV_ATTR_PORT_INDEX &&
-			 mnl_attr_validate(a, MNL_TYPE_U32) == 0)
-			port = mnl_attr_get_u32(a);
-	}
 	out_open_object(NULL);
 	out_str("ifname", "%s", d->name);
-	out_uint("port", "/%" PRIu64 ": ", port);
+	out_uint("port", "/%" PRIu64 ": ", ps->port);
 	out_str("scope", "scope %s ", "port");
 	out_str("source", "source driver ", "driver");
 	out_str("driver", "(%s)", d->driver);
 	out_open_object("counters");
 	out_text("\n    ");
-	if (table) {
-		mnl_attr_for_each_nested(e, table) {
-			const char *name;
-			uint64_t value;
-
-			if (!nl_rdma_hwcounter(e, &name, &value))
-				continue;
-			out_uint(name, NULL, value);
-			out_text("%s %" PRIu64 " ", name, value);
-		}
+	for (i = 0; i < ps->nhw; i++) {
+		out_uint(ps->hw[i].name, NULL, ps->hw[i].value);
+		out_text("%s %" PRIu64 " ", ps->hw[i].name, ps->hw[i].value);
 	}
 	out_close_object();
 	out_close_object();
 	out_nl();
-	return MNL_CB_OK;
 }
 
 struct qp_sum {
@@ -238,18 +220,16 @@ static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 
 int dev_stats(struct rocectl *rc)
 {
-	struct stats_devs devs = { .only = arg_next(rc) };
+	struct stats_devs devs = { .only = NULL };
+	struct rdma_port_stats ps;
 	struct nlmsghdr *nlh;
+	struct nl_error e;
 	struct nl rdma;
 	int err;
 	size_t i;
 	uint32_t port;
 
-	err = devs.only ? check_dev_name(devs.only, "an RDMA device") : EXIT_OK;
-	if (!err)
-		err = args_done(rc);
-	if (!err)
-		err = rocectl_connect(rc);
+	err = arg_dev_connect(rc, &devs.only);
 	if (err)
 		return err;
 	/* The devices (one by name: the module's error if it has none). */
@@ -266,10 +246,12 @@ int dev_stats(struct rocectl *rc)
 	out_begin_list();
 	for (i = 0; !err && i < devs.n; i++) {
 		for (port = 1; !err && port <= devs.dev[i].ports; port++) {
-			nlh = nl_request_rdma(&rdma, RDMA_NLDEV_CMD_STAT_GET, 0);
-			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, devs.dev[i].index);
-			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
-			err = nl_run(&rdma, nlh, port_cb, &devs.dev[i]);
+			if (rdma_port_stats(&rdma, devs.dev[i].index, port, &ps, &e) < 0) {
+				err = nl_report(&rdma, &e);
+				break;
+			}
+			print_port(&devs.dev[i], &ps);
+			rdma_port_stats_free(&ps);
 		}
 		/* The congestion counters of a hardware backend, per port. */
 		for (port = 1; !err && port <= devs.dev[i].ports; port++)

@@ -8,16 +8,16 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
-#include "errors.h"
 #include "attrs.h"
 #include "dev.h"
+#include "errors.h"
 #include "journal.h"
 #include "optional_libs.h"
-#include "qp.h"
-#include "watchdog.h"
 #include "output.h"
+#include "qp_fields.h"
 #include "rocectl.h"
 #include "utils.h"
+#include "watchdog.h"
 
 #define JOURNAL_SOCKET	"/run/systemd/journal/socket"
 

@@ -19,7 +19,6 @@
 #include "nl.h"
 #include "nl_spec.h"	/* the attributes' names, from the netlink spec */
 #include "output.h"
-#include "rocectl.h"
 
 const char *nl_attr_name(unsigned int type)
 {

@@ -2,12 +2,10 @@
 /*
  * rocectl qp counters: the hardware per-QP counters of drivers that bind
  * QPs to counters (mlx5: a Q counter set per counter), managed over the
- * RDMA core's netlink as "rdma statistic qp" manages them -- show, bind,
- * unbind -- and put beside the module's own counters in "rocectl qp stats".
- *
- * The kernel side is drivers/infiniband/core/nldev.c (nldev_stat_set_doit,
- * nldev_stat_del_doit, nldev_stat_get_dumpit) and counters.c. Binding and
- * unbinding need CAP_NET_ADMIN (RDMA_NL_ADMIN_PERM): the kernel decides.
+ * RDMA core's netlink (rdma_stat.c) as "rdma statistic qp" manages them --
+ * show, bind, unbind -- and put beside the module's own counters in
+ * "rocectl qp stats". Here: the command line, the printing, the checks
+ * that explain a refusal before the kernel does.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,10 +17,11 @@
 #include "attrs.h"
 #include "errors.h"
 #include "output.h"
-#include "qp.h"
 #include "qp_counters.h"
+#include "qp_fields.h"
 #include "qp_follow.h"
 #include "qp_optional.h"
+#include "rdma_stat.h"
 #include "rocectl.h"
 #include "utils.h"
 
@@ -41,244 +40,6 @@ const char qpc_usage[] =
 	"       rocectl qp counters optional { set | unset } dev DEV [ port N ] NAME[,NAME...]\n"
 	"       rocectl qp counters help\n";
 
-/* --- requests ------------------------------------------------------------ */
-
-static void put_target(struct nlmsghdr *nlh, const struct qpc_target *t)
-{
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, t->dev_index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, t->port);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_MANUAL);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, t->qpn);
-}
-
-struct nlmsghdr *qpc_bind_request(struct nl *nl, const struct qpc_target *t)
-{
-	struct nlmsghdr *nlh = nl_request_rdma(nl, RDMA_NLDEV_CMD_STAT_SET, 0);
-
-	put_target(nlh, t);
-	if (t->has_counter)	/* else the kernel allocates a counter */
-		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, t->counter);
-	return nlh;
-}
-
-struct nlmsghdr *qpc_unbind_request(struct nl *nl, const struct qpc_target *t)
-{
-	struct nlmsghdr *nlh = nl_request_rdma(nl, RDMA_NLDEV_CMD_STAT_DEL, 0);
-
-	/* STAT_DEL needs the counter: the caller found it if it was not given. */
-	put_target(nlh, t);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, t->counter);
-	return nlh;
-}
-
-struct nlmsghdr *qpc_dump_request(struct nl *nl, uint32_t dev_index, uint32_t port)
-{
-	struct nlmsghdr *nlh = nl_request_rdma(nl, RDMA_NLDEV_CMD_STAT_GET, NLM_F_DUMP);
-
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
-	if (port)
-		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
-	return nlh;
-}
-
-/* --- parsing RDMA_NLDEV_CMD_STAT_GET ------------------------------------- */
-
-static void counter_free(struct qpc_counter *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nhw; i++)
-		free(c->hw[i].name);
-	free(c->hw);
-	free(c->qpns);
-	memset(c, 0, sizeof(*c));
-}
-
-void qpc_list_reset(void *data)
-{
-	struct qpc_list *l = data;
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		counter_free(&l->c[i]);
-	l->n = 0;
-}
-
-void qpc_list_free(struct qpc_list *l)
-{
-	qpc_list_reset(l);
-	free(l->c);
-	memset(l, 0, sizeof(*l));
-}
-
-/* The attribute if it has the type, else NULL. */
-static const struct nlattr *typed(const struct nlattr *a, enum mnl_attr_data_type t)
-{
-	return mnl_attr_validate(a, t) < 0 ? NULL : a;
-}
-
-/* RDMA_NLDEV_ATTR_RES_QP: entries of RDMA_NLDEV_ATTR_RES_LQPN. */
-static int parse_qpns(const struct nlattr *table, struct qpc_counter *c)
-{
-	const struct nlattr *e, *f;
-	size_t n = 0;
-
-	mnl_attr_for_each_nested(e, table)
-		n++;
-	if (!n)
-		return 0;
-	c->qpns = calloc(n, sizeof(*c->qpns));
-	if (!c->qpns)
-		return -ENOMEM;
-	mnl_attr_for_each_nested(e, table) {
-		if (mnl_attr_get_type(e) != RDMA_NLDEV_ATTR_RES_QP_ENTRY ||
-		    !typed(e, MNL_TYPE_NESTED))
-			continue;
-		mnl_attr_for_each_nested(f, e) {
-			if (mnl_attr_get_type(f) == RDMA_NLDEV_ATTR_RES_LQPN &&
-			    typed(f, MNL_TYPE_U32)) {
-				c->qpns[c->nqpns++] = mnl_attr_get_u32(f);
-				break;
-			}
-		}
-	}
-	return 0;
-}
-
-/* RDMA_NLDEV_ATTR_STAT_HWCOUNTERS: entries of a name and a value. */
-static int parse_hw(const struct nlattr *table, struct qpc_counter *c)
-{
-	const struct nlattr *e;
-	size_t n = 0;
-
-	mnl_attr_for_each_nested(e, table)
-		n++;
-	if (!n)
-		return 0;
-	c->hw = calloc(n, sizeof(*c->hw));
-	if (!c->hw)
-		return -ENOMEM;
-	mnl_attr_for_each_nested(e, table) {
-		const char *name;
-		uint64_t value;
-
-		if (!nl_rdma_hwcounter(e, &name, &value))
-			continue;
-		c->hw[c->nhw].name = strdup(name);
-		if (!c->hw[c->nhw].name)
-			return -ENOMEM;
-		c->hw[c->nhw++].value = value;
-	}
-	return 0;
-}
-
-/* One RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY; entries without an id or port are skipped. */
-static int parse_entry(const struct nlattr *entry, uint32_t dev_index,
-		       const char *ifname, struct qpc_list *l)
-{
-	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { NULL };
-	static const enum mnl_attr_data_type types[RDMA_NLDEV_ATTR_MAX] = {
-		[RDMA_NLDEV_ATTR_PORT_INDEX] = MNL_TYPE_U32,
-		[RDMA_NLDEV_ATTR_STAT_COUNTER_ID] = MNL_TYPE_U32,
-		[RDMA_NLDEV_ATTR_STAT_MODE] = MNL_TYPE_U32,
-		[RDMA_NLDEV_ATTR_RES_TYPE] = MNL_TYPE_U8,
-		[RDMA_NLDEV_ATTR_RES_PID] = MNL_TYPE_U32,
-		[RDMA_NLDEV_ATTR_RES_KERN_NAME] = MNL_TYPE_NUL_STRING,
-		[RDMA_NLDEV_ATTR_RES_QP] = MNL_TYPE_NESTED,
-		[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS] = MNL_TYPE_NESTED,
-	};
-	const struct nlattr *a;
-	struct qpc_counter *c;
-	int err = 0;
-
-	mnl_attr_for_each_nested(a, entry) {
-		unsigned int type = mnl_attr_get_type(a);
-
-		if (type < RDMA_NLDEV_ATTR_MAX && types[type] != MNL_TYPE_UNSPEC &&
-		    !tb[type] && typed(a, types[type]))
-			tb[type] = a;
-	}
-	if (!tb[RDMA_NLDEV_ATTR_STAT_COUNTER_ID] || !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
-		return 0;
-
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 8;
-		struct qpc_counter *grown = realloc(l->c, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		l->c = grown;
-		l->cap = cap;
-	}
-	c = &l->c[l->n];
-	memset(c, 0, sizeof(*c));
-	c->dev_index = dev_index;
-	snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
-	c->port = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
-	c->id = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_STAT_COUNTER_ID]);
-	if (tb[RDMA_NLDEV_ATTR_STAT_MODE])
-		c->mode = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_STAT_MODE]);
-	if (tb[RDMA_NLDEV_ATTR_RES_TYPE]) {
-		c->has_type = true;
-		c->type = mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_RES_TYPE]);
-	}
-	if (tb[RDMA_NLDEV_ATTR_RES_PID]) {
-		c->has_pid = true;
-		c->pid = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_RES_PID]);
-	}
-	if (tb[RDMA_NLDEV_ATTR_RES_KERN_NAME])
-		snprintf(c->kern_name, sizeof(c->kern_name), "%s",
-			 mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_RES_KERN_NAME]));
-	if (tb[RDMA_NLDEV_ATTR_RES_QP])
-		err = parse_qpns(tb[RDMA_NLDEV_ATTR_RES_QP], c);
-	if (!err && tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
-		err = parse_hw(tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], c);
-	if (err) {
-		counter_free(c);
-		return err;
-	}
-	l->n++;
-	return 0;
-}
-
-int qpc_parse(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *a, *index = NULL, *name = NULL, *table = NULL, *e;
-	struct qpc_list *l = data;
-
-	mnl_attr_for_each(a, nlh, 0) {
-		switch (mnl_attr_get_type(a)) {
-		case RDMA_NLDEV_ATTR_DEV_INDEX:
-			if (!index)
-				index = typed(a, MNL_TYPE_U32);
-			break;
-		case RDMA_NLDEV_ATTR_DEV_NAME:
-			if (!name)
-				name = typed(a, MNL_TYPE_NUL_STRING);
-			break;
-		case RDMA_NLDEV_ATTR_STAT_COUNTER:
-			if (!table)
-				table = typed(a, MNL_TYPE_NESTED);
-			break;
-		}
-	}
-	if (!index || !table)
-		return MNL_CB_OK;
-	mnl_attr_for_each_nested(e, table) {
-		if (mnl_attr_get_type(e) != RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY ||
-		    !typed(e, MNL_TYPE_NESTED))
-			continue;
-		if (parse_entry(e, mnl_attr_get_u32(index),
-				name ? mnl_attr_get_str(name) : "", l) < 0) {
-			errno = ENOMEM;
-			return MNL_CB_ERROR;
-		}
-	}
-	return MNL_CB_OK;
-}
-
 /* --- the join and the printing ------------------------------------------- */
 
 bool qpc_port_scope(const char *name)
@@ -296,23 +57,6 @@ bool qpc_port_scope(const char *name)
 		if (!strcmp(name, port_scope[i]))
 			return true;
 	return false;
-}
-
-const struct qpc_counter *qpc_find(const struct qpc_list *l, uint32_t dev_index,
-				   uint32_t port, uint32_t qpn)
-{
-	size_t i, j;
-
-	for (i = 0; i < l->n; i++) {
-		const struct qpc_counter *c = &l->c[i];
-
-		if (c->dev_index != dev_index || (port && c->port != port))
-			continue;
-		for (j = 0; j < c->nqpns; j++)
-			if (c->qpns[j] == qpn)
-				return c;
-	}
-	return NULL;
 }
 
 static const char *mode_name(uint32_t mode)
@@ -395,70 +139,6 @@ void qpc_print_for_qp(const struct qpc_list *l, uint32_t dev_index,
 	out_close_object();
 }
 
-/* --- the RDMA devices, by name ------------------------------------------- */
-
-static int devs_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *a, *index = NULL, *name = NULL, *ports = NULL;
-	struct rdma_devs *devs = data;
-	struct rdma_dev *d;
-
-	mnl_attr_for_each(a, nlh, 0) {
-		switch (mnl_attr_get_type(a)) {
-		case RDMA_NLDEV_ATTR_DEV_INDEX:
-			index = index ? index : typed(a, MNL_TYPE_U32);
-			break;
-		case RDMA_NLDEV_ATTR_DEV_NAME:
-			name = name ? name : typed(a, MNL_TYPE_NUL_STRING);
-			break;
-		case RDMA_NLDEV_ATTR_PORT_INDEX:	/* the last port */
-			ports = ports ? ports : typed(a, MNL_TYPE_U32);
-			break;
-		}
-	}
-	if (!index || !name)
-		return MNL_CB_OK;
-	if (devs->n == devs->cap) {
-		size_t cap = devs->cap ? 2 * devs->cap : 8;
-		struct rdma_dev *grown = realloc(devs->d, cap * sizeof(*grown));
-
-		if (!grown) {
-			errno = ENOMEM;
-			return MNL_CB_ERROR;
-		}
-		devs->d = grown;
-		devs->cap = cap;
-	}
-	d = &devs->d[devs->n++];
-	d->index = mnl_attr_get_u32(index);
-	d->ports = ports ? mnl_attr_get_u32(ports) : 1;
-	snprintf(d->name, sizeof(d->name), "%s", mnl_attr_get_str(name));
-	return MNL_CB_OK;
-}
-
-static void devs_restart(void *data)
-{
-	((struct rdma_devs *)data)->n = 0;
-}
-
-/* Every RDMA device: the RDMA core's own list (RDMA_NLDEV_CMD_GET). */
-int rdma_devices(struct nl *rdma, struct rdma_devs *devs)
-{
-	return nl_run_restart(rdma, nl_request_rdma(rdma, RDMA_NLDEV_CMD_GET, NLM_F_DUMP),
-			      devs_cb, devs, devs_restart);
-}
-
-const struct rdma_dev *rdma_dev_named(const struct rdma_devs *devs,
-				      const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < devs->n; i++)
-		if (!strcmp(devs->d[i].name, name))
-			return &devs->d[i];
-	return NULL;
-}
-
 /* --- the command line ------------------------------------------------------ */
 
 struct qpc_args {
@@ -518,66 +198,10 @@ static int parse_args(struct rocectl *rc, const char *cmd, bool target,
 	return EXIT_OK;
 }
 
-/* The device named, with the port checked against its ports. */
-int rdma_dev_resolve(struct nl *rdma, struct rdma_devs *devs, const char *name,
-		     uint32_t port, const struct rdma_dev **dev)
-{
-	int err = rdma_devices(rdma, devs);
-
-	if (err)
-		return err;
-	*dev = rdma_dev_named(devs, name);
-	if (!*dev) {
-		pr_err("Error: no RDMA device named \"%s\" (rdma link show lists them).\n",
-			name);
-		return EXIT_USAGE;
-	}
-	if (port > (*dev)->ports) {
-		pr_err("Error: %s has no port %" PRIu32 ": its ports are 1 to %" PRIu32 ".\n",
-			name, port, (*dev)->ports);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
-
 static int resolve(struct nl *rdma, struct rdma_devs *devs, const struct qpc_args *a,
 		   const struct rdma_dev **dev)
 {
 	return rdma_dev_resolve(rdma, devs, a->dev, a->port, dev);
-}
-
-/* A dump appends to a list that may hold other devices' counters already. */
-struct dump_ctx {
-	struct qpc_list *l;
-	size_t n0;
-};
-
-static int dump_cb(const struct nlmsghdr *nlh, void *data)
-{
-	return qpc_parse(nlh, ((struct dump_ctx *)data)->l);
-}
-
-/* A retried dump starts over from what the list held before it. */
-static void dump_restart(void *data)
-{
-	struct dump_ctx *ctx = data;
-
-	while (ctx->l->n > ctx->n0)
-		counter_free(&ctx->l->c[--ctx->l->n]);
-}
-
-/* The counters of one device (port 0: of all its ports), appended to l. */
-int qpc_dump(struct nl *rdma, uint32_t dev_index, uint32_t port,
-	     struct qpc_list *l, struct nl_error *e)
-{
-	struct dump_ctx ctx = { l, l->n };
-	int err;
-
-	err = nl_run_quiet(rdma, qpc_dump_request(rdma, dev_index, port), dump_cb,
-			   &ctx, dump_restart, e);
-	if (err)
-		dump_restart(&ctx);	/* all of a device, or nothing */
-	return err;
 }
 
 static int qpc_show(struct rocectl *rc)
@@ -622,77 +246,6 @@ static int qpc_show(struct rocectl *rc)
 
 /* --- refusals explained -------------------------------------------------- */
 
-const char *qpc_explain(enum qpc_op op, int err, const struct qpc_why *w,
-			char *buf, size_t len)
-{
-	switch (err) {
-	case ENOENT:
-		/*
-		 * rdma_counter_get_qp() looks the QPN up in resource tracking,
-		 * where QP0 and QP1 are filed as QPN | port << 24: not found.
-		 */
-		if (w->qpn <= 1)
-			snprintf(buf, len, "QP %" PRIu32 " of %s is the port's %s QP, which the RDMA core cannot "
-				 "bind to counters: it does not find QP0 and QP1 by their number.",
-				 w->qpn, w->dev, w->qpn ? "GSI" : "SMI");
-		else if (op == QPC_BIND && w->has_counter)
-			snprintf(buf, len, "%s has no QP %" PRIu32 ", or no counter %" PRIu32 ".",
-				 w->dev, w->qpn, w->counter);
-		else
-			snprintf(buf, len, "%s has no QP %" PRIu32 ".", w->dev, w->qpn);
-		return buf;
-	case ENOMEM:
-		if (op != QPC_BIND || w->has_counter)
-			return NULL;
-		/*
-		 * rdma_counter_bind_qpn_alloc() answers -ENOMEM whenever
-		 * alloc_and_bind() gives no counter, and alloc_and_bind()
-		 * gives none at once to a driver without counter_dealloc and
-		 * counter_alloc_stats (every driver but mlx5 in 6.1).
-		 */
-		if (w->driver && w->rxe)
-			snprintf(buf, len, "the driver of %s (%s) does not support binding QPs to hardware counters: "
-				 "the kernel answers ENOMEM (\"%s\") when a driver has no counter operations.",
-				 w->dev, w->driver, strerror(ENOMEM));
-		else if (w->driver && w->mlx5)
-			snprintf(buf, len, "mlx5 could not give QP %" PRIu32 " of %s a hardware counter on port %" PRIu32
-				 " (ENOMEM): the device's Q counters or the kernel's memory ran out.",
-				 w->qpn, w->dev, w->port);
-		else
-			snprintf(buf, len, "the kernel could not give QP %" PRIu32 " of %s a hardware counter on port %" PRIu32
-				 " (ENOMEM, \"%s\"): the driver of %s%s%s%s does not support binding QPs to counters "
-				 "(in Linux 6.1 only mlx5 does), or its counters or memory ran out.",
-				 w->qpn, w->dev, w->port, strerror(ENOMEM), w->dev,
-				 w->driver ? " (" : "", w->driver ? w->driver : "", w->driver ? ")" : "");
-		return buf;
-	case EOPNOTSUPP:
-		snprintf(buf, len, "the driver of %s%s%s%s does not support binding QPs to hardware counters "
-			 "(the kernel answers EOPNOTSUPP).", w->dev,
-			 w->driver ? " (" : "", w->driver ? w->driver : "", w->driver ? ")" : "");
-		return buf;
-	case EINVAL:
-		if (w->auto_mode)
-			snprintf(buf, len, "port %" PRIu32 " of %s binds QPs to counters itself (auto mode): "
-				 "it refuses manual %s (rdma statistic qp set link %s/%" PRIu32 " auto off ends auto mode).",
-				 w->port, w->dev, op == QPC_BIND ? "binding" : "unbinding", w->dev, w->port);
-		else if (op == QPC_UNBIND)
-			snprintf(buf, len, "the kernel refused to unbind QP %" PRIu32 " of %s from counter %" PRIu32
-				 " (EINVAL): the QP is not bound to that counter on port %" PRIu32 ".",
-				 w->qpn, w->dev, w->counter, w->port);
-		else if (w->has_counter)
-			snprintf(buf, len, "the kernel refused to bind QP %" PRIu32 " of %s to counter %" PRIu32
-				 " (EINVAL): a QP joins a counter of its own port, already bound to no other, "
-				 "and kernel QPs and user QPs do not share counters.",
-				 w->qpn, w->dev, w->counter);
-		else
-			snprintf(buf, len, "the kernel refused to bind QP %" PRIu32 " of %s on port %" PRIu32
-				 " (EINVAL): the QP belongs to another port.", w->qpn, w->dev, w->port);
-		return buf;
-	default:
-		return NULL;
-	}
-}
-
 /* The driver, from the rocectl module if it is loaded (quietly otherwise). */
 struct driver_info {
 	char name[64];
@@ -729,31 +282,6 @@ static void driver_of(const char *dev, struct driver_info *d)
 	nl_close(&g);
 }
 
-static int mode_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *a;
-
-	mnl_attr_for_each(a, nlh, 0)
-		if (mnl_attr_get_type(a) == RDMA_NLDEV_ATTR_STAT_MODE && typed(a, MNL_TYPE_U32))
-			*(uint32_t *)data = mnl_attr_get_u32(a);
-	return MNL_CB_OK;
-}
-
-/* The port's counter mode, as "rdma statistic qp mode" asks for it. */
-static uint32_t port_mode(struct nl *rdma, uint32_t dev_index, uint32_t port)
-{
-	struct nlmsghdr *nlh = nl_request_rdma(rdma, RDMA_NLDEV_CMD_STAT_GET, 0);
-	uint32_t mode = RDMA_COUNTER_MODE_NONE;
-	struct nl_error e;
-
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, RDMA_NLDEV_ATTR_RES_QP);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, RDMA_COUNTER_MODE_MANUAL);
-	nl_run_quiet(rdma, nlh, mode_cb, &mode, NULL, &e);
-	return mode;
-}
-
 static int refused(struct nl *rdma, enum qpc_op op, const struct nl_error *e,
 		   const struct qpc_args *a, const struct rdma_dev *dev)
 {
@@ -773,7 +301,7 @@ static int refused(struct nl *rdma, enum qpc_op op, const struct nl_error *e,
 			w.rxe = d.kind == ROCECTL_DRIVER_RXE;
 		}
 	} else if (e->err == EINVAL) {
-		w.auto_mode = port_mode(rdma, dev->index, a->port) == RDMA_COUNTER_MODE_AUTO;
+		w.auto_mode = qpc_mode(rdma, dev->index, a->port) == RDMA_COUNTER_MODE_AUTO;
 	}
 	why = qpc_explain(op, e->err, &w, buf, sizeof(buf));
 	if (!why || e->msg[0])
@@ -781,39 +309,6 @@ static int refused(struct nl *rdma, enum qpc_op op, const struct nl_error *e,
 	if (why)
 		pr_err("Error: %s\n", why);
 	return EXIT_FAILED;
-}
-
-/* --- bind and unbind ------------------------------------------------------ */
-
-struct bind_reply {
-	bool has_counter;
-	uint32_t counter;
-};
-
-static int bind_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct bind_reply *r = data;
-	const struct nlattr *a;
-
-	mnl_attr_for_each(a, nlh, 0) {
-		if (mnl_attr_get_type(a) == RDMA_NLDEV_ATTR_STAT_COUNTER_ID &&
-		    typed(a, MNL_TYPE_U32) && !r->has_counter) {
-			r->counter = mnl_attr_get_u32(a);
-			r->has_counter = true;
-		}
-	}
-	return MNL_CB_OK;
-}
-
-int qpc_bind_new(struct nl *rdma, const struct qpc_target *t, uint32_t *counter,
-		 struct nl_error *e)
-{
-	struct bind_reply r = { .has_counter = false };
-	int err = nl_run_quiet(rdma, qpc_bind_request(rdma, t), bind_cb, &r, NULL, e);
-
-	if (!err)
-		*counter = r.has_counter ? r.counter : 0;
-	return err;
 }
 
 /* bind and unbind: the device, its counters and what the QP is bound to. */
@@ -889,10 +384,10 @@ static int bind_checks(const struct qpc_cmd *c)
 	return EXIT_FAILED;
 }
 
-static int qpc_bind(struct rocectl *rc)
+static int qpc_bind_cmd(struct rocectl *rc)
 {
-	struct bind_reply r = { .has_counter = false };
 	struct qpc_target t;
+	uint32_t counter;
 	struct nl_error e;
 	struct qpc_cmd c;
 	int err = cmd_begin(rc, "bind", &c);
@@ -907,17 +402,15 @@ static int qpc_bind(struct rocectl *rc)
 		.dev_index = c.dev->index, .port = c.a.port, .qpn = c.a.qpn,
 		.has_counter = c.a.has_counter, .counter = c.a.counter,
 	};
-	if (nl_run_quiet(&c.rdma, qpc_bind_request(&c.rdma, &t), bind_cb, &r, NULL, &e) < 0) {
+	if (qpc_bind(&c.rdma, &t, &counter, &e) < 0) {
 		err = refused(&c.rdma, QPC_BIND, &e, &c.a, c.dev);
 	} else {
-		if (!r.has_counter)	/* an older kernel's reply */
-			r.counter = c.a.counter;
 		out_open_object(NULL);
 		out_uint("ifindex", NULL, c.dev->index);
 		out_str("ifname", "link %s", c.dev->name);
 		out_uint("port", "/%" PRIu64 " ", c.a.port);
 		out_uint("lqpn", "lqpn %" PRIu64 " ", c.a.qpn);
-		out_uint("counter", "counter %" PRIu64, r.counter);
+		out_uint("counter", "counter %" PRIu64, counter);
 		out_close_object();
 		out_nl();
 	}
@@ -948,7 +441,7 @@ static int unbind_checks(struct qpc_cmd *c)
 	return EXIT_OK;
 }
 
-static int qpc_unbind(struct rocectl *rc)
+static int qpc_unbind_cmd(struct rocectl *rc)
 {
 	struct qpc_target t;
 	struct nl_error e;
@@ -962,7 +455,7 @@ static int qpc_unbind(struct rocectl *rc)
 			.dev_index = c.dev->index, .port = c.a.port, .qpn = c.a.qpn,
 			.has_counter = true, .counter = c.a.counter,
 		};
-		if (nl_run_quiet(&c.rdma, qpc_unbind_request(&c.rdma, &t), NULL, NULL, NULL, &e) < 0)
+		if (qpc_unbind(&c.rdma, &t, &e) < 0)
 			err = refused(&c.rdma, QPC_UNBIND, &e, &c.a, c.dev);
 	}
 	cmd_end(&c);
@@ -993,8 +486,8 @@ static int qpc_help(struct rocectl *rc)
 static const struct cmd qpc_cmds[] = {
 	{ "show", qpc_show },
 	{ "list", qpc_show },
-	{ "bind", qpc_bind },
-	{ "unbind", qpc_unbind },
+	{ "bind", qpc_bind_cmd },
+	{ "unbind", qpc_unbind_cmd },
 	{ "follow", qpc_follow },
 	{ "optional", qpc_optional },
 	{ "help", qpc_help },

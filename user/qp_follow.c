@@ -32,9 +32,9 @@
 #include "conf.h"
 #include "errors.h"
 #include "output.h"
-#include "qp.h"
-#include "qp_counters.h"
+#include "qp_fields.h"
 #include "qp_follow.h"
+#include "rdma_stat.h"
 #include "rocectl.h"
 #include "utils.h"
 
@@ -377,7 +377,7 @@ static bool bind_one(struct follow *f, const struct fqp *q, size_t policy,
 	struct nl_error e;
 	size_t i;
 
-	if (!qpc_bind_new(&f->rdma, &t, &counter, &e)) {
+	if (!qpc_bind(&f->rdma, &t, &counter, &e)) {
 		if (remember(f, q, counter, policy)) {
 			f->fatal = EXIT_FAILED;
 			pr_err("Error: out of memory.\n");

@@ -13,118 +13,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <rdma/rdma_netlink.h>
 
 #include "errors.h"
 #include "output.h"
-#include "qp_counters.h"
 #include "qp_optional.h"
+#include "rdma_stat.h"
 #include "rocectl.h"
 #include "utils.h"
 
-#define OPT_MAX 64	/* optional counters of a port, at most */
-
-struct opt_counter {
-	char name[64];
-	uint32_t index;
-	bool enabled;
-};
-
-/* A port's optional counters, and whether it has hardware counters at all. */
-struct opt_port {
-	struct opt_counter c[OPT_MAX];
-	size_t n;
-	size_t total;	/* every counter of the port, optional or not */
-};
-
-static int status_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *a, *e, *f;
-	struct opt_port *p = data;
-
-	mnl_attr_for_each(a, nlh, 0) {
-		if (mnl_attr_get_type(a) != RDMA_NLDEV_ATTR_STAT_HWCOUNTERS ||
-		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
-			continue;
-		mnl_attr_for_each_nested(e, a) {
-			const char *name = NULL;
-			bool has_index = false, dynamic = false, enabled = false;
-			uint32_t index = 0;
-
-			if (mnl_attr_get_type(e) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY ||
-			    mnl_attr_validate(e, MNL_TYPE_NESTED) < 0)
-				continue;
-			mnl_attr_for_each_nested(f, e) {
-				switch (mnl_attr_get_type(f)) {
-				case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME:
-					if (mnl_attr_validate(f, MNL_TYPE_NUL_STRING) >= 0)
-						name = mnl_attr_get_str(f);
-					break;
-				case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX:
-					if (mnl_attr_validate(f, MNL_TYPE_U32) >= 0) {
-						index = mnl_attr_get_u32(f);
-						has_index = true;
-					}
-					break;
-				case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC:
-					/* Present for the optional ones only: enabled or not. */
-					if (mnl_attr_validate(f, MNL_TYPE_U8) >= 0) {
-						dynamic = true;
-						enabled = mnl_attr_get_u8(f);
-					}
-					break;
-				}
-			}
-			if (!name || !*name || !has_index)
-				continue;
-			p->total++;
-			if (!dynamic || p->n == OPT_MAX)
-				continue;
-			snprintf(p->c[p->n].name, sizeof(p->c[p->n].name), "%s", name);
-			p->c[p->n].index = index;
-			p->c[p->n].enabled = enabled;
-			p->n++;
-		}
-	}
-	return MNL_CB_OK;
-}
-
-static void status_restart(void *data)
-{
-	memset(data, 0, sizeof(struct opt_port));
-}
-
-/*
- * The port's optional counters. The kernel answers EINVAL both where the
- * RDMA core has no STAT_GET_STATUS (5.10) and for a port without hardware counters: the
- * port's counters (STAT_GET) tell which.
- */
+/* The port's optional counters: an exit code, the error said. */
 static int port_status(struct nl *rdma, const struct rdma_dev *d, uint32_t port,
-		       struct opt_port *p)
+		       struct rdma_opt_port *p)
 {
-	struct nlmsghdr *nlh;
 	struct nl_error e;
+	int err = rdma_opt_get(rdma, d->index, port, p, &e);
 
-	memset(p, 0, sizeof(*p));
-	nlh = nl_request_rdma(rdma, RDMA_NLDEV_CMD_STAT_GET_STATUS, 0);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
-	if (!nl_run_quiet(rdma, nlh, status_cb, p, status_restart, &e))
-		return EXIT_OK;
-	if (e.err != EINVAL && e.err != EOPNOTSUPP)
-		return nl_report(rdma, &e);
-	nlh = nl_request_rdma(rdma, RDMA_NLDEV_CMD_STAT_GET, 0);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
-	if (nl_run_quiet(rdma, nlh, NULL, NULL, NULL, &e)) {
-		memset(p, 0, sizeof(*p));	/* no hardware counters: none optional */
-		return EXIT_OK;
+	if (err == -EOPNOTSUPP) {
+		pr_err("Error: this kernel's RDMA core has no optional counters (no RDMA_NLDEV_CMD_STAT_GET_STATUS).\n");
+		return EXIT_FAILED;
 	}
-	pr_err("Error: this kernel's RDMA core has no optional counters (no RDMA_NLDEV_CMD_STAT_GET_STATUS).\n");
-	return EXIT_FAILED;
+	return err ? nl_report(rdma, &e) : EXIT_OK;
 }
 
-static void print_port(const struct rdma_dev *d, uint32_t port, const struct opt_port *p)
+static void print_port(const struct rdma_dev *d, uint32_t port, const struct rdma_opt_port *p)
 {
 	size_t i;
 
@@ -204,7 +115,7 @@ static int opt_show(struct rocectl *rc)
 {
 	struct rdma_devs devs = { 0 };
 	const struct rdma_dev *one = NULL;
-	struct opt_port p;
+	struct rdma_opt_port p;
 	struct opt_args a;
 	struct nl rdma;
 	uint32_t port;
@@ -243,15 +154,14 @@ static int opt_change(struct rocectl *rc, bool enable)
 	const char *cmd = enable ? "set" : "unset";
 	struct rdma_devs devs = { 0 };
 	const struct rdma_dev *d = NULL;
-	bool target[OPT_MAX];
-	struct nlmsghdr *nlh;
-	struct nlattr *nest;
-	struct opt_port p;
+	uint32_t enabled[RDMA_OPT_MAX];
+	bool target[RDMA_OPT_MAX];
+	struct rdma_opt_port p;
 	struct opt_args a;
 	struct nl_error e;
 	struct nl rdma;
 	char *names = NULL, *name, *save;
-	size_t i;
+	size_t i, n;
 	int err = parse_args(rc, cmd, true, &a);
 
 	if (err)
@@ -287,15 +197,10 @@ static int opt_change(struct rocectl *rc, bool enable)
 	}
 
 	/* The kernel takes the whole set of enabled counters. */
-	nlh = nl_request_rdma(&rdma, RDMA_NLDEV_CMD_STAT_SET, 0);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, a.port);
-	nest = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
-	for (i = 0; i < p.n; i++)
+	for (i = 0, n = 0; i < p.n; i++)
 		if (target[i])
-			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX, p.c[i].index);
-	mnl_attr_nest_end(nlh, nest);
-	if (nl_run_quiet(&rdma, nlh, NULL, NULL, NULL, &e)) {
+			enabled[n++] = p.c[i].index;
+	if (rdma_opt_set(&rdma, d->index, a.port, enabled, n, &e)) {
 		err = nl_report(&rdma, &e);
 		goto out;
 	}

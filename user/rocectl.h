@@ -1,20 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The tool's shared state, exit codes and object entry points. */
+/* The tool's shared state and object entry points; exit codes in errors.h. */
 #ifndef ROCECTL_TOOL_H
 #define ROCECTL_TOOL_H
 
 #include <stdbool.h>
 
+#include "errors.h"
 #include "nl.h"
-
-/* Exit codes, documented in the README and rocectl(8). */
-enum {
-	EXIT_OK = 0,
-	EXIT_CONDITION = 1,	/* a check found what it looks for */
-	EXIT_USAGE = 2,		/* bad command line */
-	EXIT_NO_MODULE = 3,	/* the rocectl kernel module is not loaded */
-	EXIT_FAILED = 4,	/* the kernel refused the request, or it failed */
-};
 
 struct rocectl {
 	int argc;
@@ -44,8 +36,5 @@ int dev_stats(struct rocectl *rc);
 /* Whether a watchdog verb (or its prefix) changes configuration. */
 bool wd_changes_config(const char *verb);
 bool dcqcn_changes_config(const char *verb);
-
-/* Open the netlink socket on first use; prints the error and returns an exit code. */
-int rocectl_connect(struct rocectl *rc);
 
 #endif

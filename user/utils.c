@@ -124,3 +124,19 @@ int rocectl_connect(struct rocectl *rc)
 		return EXIT_OK;
 	return nl_open(&rc->nl, false);
 }
+
+int args_done_connect(struct rocectl *rc)
+{
+	int err = args_done(rc);
+
+	return err ? err : rocectl_connect(rc);
+}
+
+int arg_dev_connect(struct rocectl *rc, const char **dev)
+{
+	int err;
+
+	*dev = arg_next(rc);
+	err = *dev ? check_dev_name(*dev, "an RDMA device") : EXIT_OK;
+	return err ? err : args_done_connect(rc);
+}

@@ -41,6 +41,21 @@ void stop_on_signals(void (*handler)(int sig));
 /* Refuse leftover arguments: EXIT_OK, or EXIT_USAGE with a message. */
 int args_done(const struct rocectl *rc);
 
+/* Open the netlink socket on first use; prints the error and returns an exit code. */
+int rocectl_connect(struct rocectl *rc);
+
+/*
+ * The prologue of a command that has read its arguments: refuse leftover
+ * ones, then connect. An exit code, the error said.
+ */
+int args_done_connect(struct rocectl *rc);
+
+/*
+ * The same for a command whose only argument is an optional RDMA device
+ * name: *dev is it (NULL: none), checked by check_dev_name().
+ */
+int arg_dev_connect(struct rocectl *rc, const char **dev);
+
 /* One entry of a command table: keyword, handler, one line of help. */
 struct cmd {
 	const char *name;

@@ -477,9 +477,7 @@ static int wd_brs(struct rocectl *rc)
 		return EXIT_USAGE;
 	}
 	on = !strcmp(s, "on");
-	err = args_done(rc);
-	if (!err)
-		err = rocectl_connect(rc);
+	err = args_done_connect(rc);
 	if (err)
 		return err;
 	nlh = nl_request(&rc->nl, ROCECTL_CMD_WD_BRS_SET, 0);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of rocectl qp counters (user/qp_counters.c), without a socket:
+ * Unit tests of rocectl qp counters (user/rdma_stat.c, the RDMA core's side,
+ * and user/qp_counters.c, the printing), without a socket:
  * the requests bind, unbind and the dump send, read back attribute by
  * attribute with libmnl; a STAT_GET reply as nldev.c builds it, written
  * here byte by byte (nests, padding, the u64 values), parsed; the join of a
@@ -19,6 +20,7 @@
 #include "output.h"
 #include "qp_counters.h"
 #include "qp_counters_test.h"
+#include "rdma_stat.h"
 
 static int failed;
 

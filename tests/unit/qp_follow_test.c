@@ -12,9 +12,9 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 
-#include "qp_counters.h"
 #include "qp_follow.h"
 #include "qp_follow_test.h"
+#include "rdma_stat.h"
 #include "rocectl.h"
 
 static int failed;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* QPs: printing shared by `qp show`, `qp stats` and `monitor`. */
-#ifndef ROCECTL_QP_H
-#define ROCECTL_QP_H
+/*
+ * A QP as users read it: names, and printing shared by `qp show`,
+ * `qp stats` and `monitor`.
+ */
+#ifndef ROCECTL_QP_FIELDS_H
+#define ROCECTL_QP_FIELDS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,11 +17,21 @@ void qp_print_fields(const struct nlattr **tb, bool details);
 void qp_print_stats(const struct nlattr **tb);
 
 /* The module's per-QP counters: QP_NSTATS of them, in attribute order. */
-#define QP_NSTATS	(ROCECTL_A_QP_STAT_MAX - ROCECTL_A_QP_STAT_TX_PACKETS + 1)
+#define QP_STAT_FIRST	ROCECTL_A_QP_STAT_TX_PACKETS
+#define QP_NSTATS	(ROCECTL_A_QP_STAT_MAX - QP_STAT_FIRST + 1)
+#define QP_SOURCE	"module"	/* computed from the packets it sees */
 /* The name of counter i (0 .. QP_NSTATS - 1), as users read it. */
 const char *qp_stat_name(unsigned int i);
 /* The counters of a ROCECTL_A_QP_STATS nest into v; false if none. */
 bool qp_stat_values(const struct nlattr *nest, uint64_t *v);
+/* QP_NSTATS counters in a "counters" object, with their source beside them. */
+void qp_print_counters(const uint64_t *v, const char *indent);
+
+/* The names users read and type, by value (NULL: none). */
+extern const char *const qp_type_names[ROCECTL_QPT_DRIVER + 1];
+extern const char *const qp_state_names[ROCECTL_QPS_ERR + 1];
+/* The counters', by attribute (ROCECTL_A_QP_STAT_*). */
+extern const char *const qp_stat_names[ROCECTL_A_QP_STAT_MAX + 1];
 
 const char *qp_type_name(unsigned int type);
 const char *qp_state_name(unsigned int state);

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exporter's reading: each scrape reads the module afresh (one dump
+ * of the devices, the watches and the QPs; the driver's port counters and
+ * DCQCN where a backend serves it) into a snapshot.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+
+#include "attrs.h"
+#include "dcqcn.h"
+#include "errors.h"
+#include "metrics_read.h"
+#include "rdma_stat.h"
+#include "watchdog.h"
+
+bool metrics_grow(void **arr, size_t n, size_t size)
+{
+	void *p;
+
+	if (n & (n - 1) && n > 8)
+		return true;	/* capacity doubles at powers of two */
+	p = realloc(*arr, (n < 8 ? 8 : 2 * n) * size);
+	if (!p)
+		return false;
+	*arr = p;
+	return true;
+}
+
+static void kv_add(struct kvs *l, const char *name, uint64_t v)
+{
+	if (!metrics_grow((void **)&l->v, l->n, sizeof(*l->v)))
+		return;
+	snprintf(l->v[l->n].name, sizeof(l->v[l->n].name), "%s", name);
+	l->v[l->n++].v = v;
+}
+
+static int dev_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1], *a;
+	struct snapshot *s = data;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_DEV_INDEX] || !tb[ROCECTL_A_DEV_NAME])
+		return MNL_CB_OK;
+	if (tb[ROCECTL_A_DEV_UNATTRIBUTED]) {
+		struct dev_acct *d;
+
+		if (!metrics_grow((void **)&s->accts, s->naccts, sizeof(*s->accts)))
+			return MNL_CB_ERROR;
+		d = &s->accts[s->naccts++];
+		memset(d, 0, sizeof(*d));
+		snprintf(d->dev, sizeof(d->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+		qp_stat_values(tb[ROCECTL_A_DEV_UNATTRIBUTED], d->unattributed);
+	}
+	if (tb[ROCECTL_A_DEV_QP_HOOK_MISSED]) {
+		s->has_hook_missed = true;
+		s->qp_hook_missed = mnl_attr_get_u64(tb[ROCECTL_A_DEV_QP_HOOK_MISSED]);
+	}
+	if (tb[ROCECTL_A_DEV_PKT_UNSEEN]) {
+		s->has_unseen = true;
+		s->unseen = mnl_attr_get_u64(tb[ROCECTL_A_DEV_PKT_UNSEEN]);
+		if (tb[ROCECTL_A_DEV_PROBE_MISSED])
+			s->probe_missed = mnl_attr_get_u64(tb[ROCECTL_A_DEV_PROBE_MISSED]);
+	}
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		const struct nlattr *pt[ROCECTL_A_PORT_MAX + 1];
+		struct port *p;
+
+		if (mnl_attr_get_type(a) != ROCECTL_A_DEV_PORT ||
+		    mnl_attr_validate(a, MNL_TYPE_NESTED) || attrs_parse_port(a, pt) < 0 ||
+		    !pt[ROCECTL_A_PORT_INDEX])
+			continue;
+		if (!metrics_grow((void **)&s->ports, s->nports, sizeof(*s->ports)))
+			return MNL_CB_ERROR;
+		p = &s->ports[s->nports++];
+		memset(p, 0, sizeof(*p));
+		snprintf(p->dev, sizeof(p->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+		p->dev_index = mnl_attr_get_u32(tb[ROCECTL_A_DEV_INDEX]);
+		p->port = mnl_attr_get_u32(pt[ROCECTL_A_PORT_INDEX]);
+		p->state = pt[ROCECTL_A_PORT_STATE] ? mnl_attr_get_u8(pt[ROCECTL_A_PORT_STATE]) : -1;
+		if (pt[ROCECTL_A_PORT_ACTIVE_MTU])
+			p->active_mtu = mnl_attr_get_u32(pt[ROCECTL_A_PORT_ACTIVE_MTU]);
+		if (pt[ROCECTL_A_PORT_NETDEV_NAME])
+			snprintf(p->netdev, sizeof(p->netdev), "%s",
+				 mnl_attr_get_str(pt[ROCECTL_A_PORT_NETDEV_NAME]));
+	}
+	return MNL_CB_OK;
+}
+
+static void cong_values(const struct nlmsghdr *nlh, int type, struct kvs *l)
+{
+	const struct nlattr *a;
+	const char *name;
+	uint64_t v;
+
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN)
+		if (mnl_attr_get_type(a) == type && cong_entry(a, &name, &v))
+			kv_add(l, name, v);
+}
+
+static int cong_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct port *p = data;
+
+	cong_values(nlh, ROCECTL_A_CONG_PARAM, &p->lists[PORT_DCQCN_PARAMS]);
+	cong_values(nlh, ROCECTL_A_CONG_STAT, &p->lists[PORT_DCQCN_STATS]);
+	return MNL_CB_OK;
+}
+
+static int wd_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1], *a;
+	struct snapshot *s = data;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_NETDEV_NAME])
+		return MNL_CB_OK;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		const struct nlattr *p[ROCECTL_A_WDP_MAX + 1];
+		struct prio *w;
+
+		if (mnl_attr_get_type(a) != ROCECTL_A_WD_PRIO ||
+		    mnl_attr_validate(a, MNL_TYPE_NESTED) || attrs_parse_wd_prio(a, p) < 0 ||
+		    !p[ROCECTL_A_WDP_PRIO])
+			continue;
+		if (!metrics_grow((void **)&s->prios, s->nprios, sizeof(*s->prios)))
+			return MNL_CB_ERROR;
+		w = &s->prios[s->nprios++];
+		memset(w, 0, sizeof(*w));
+		snprintf(w->netdev, sizeof(w->netdev), "%s", mnl_attr_get_str(tb[ROCECTL_A_NETDEV_NAME]));
+		snprintf(w->prio, sizeof(w->prio), "%u", mnl_attr_get_u8(p[ROCECTL_A_WDP_PRIO]));
+		w->direction = p[ROCECTL_A_WDP_DIRECTION] ?
+			wd_direction_name(mnl_attr_get_u8(p[ROCECTL_A_WDP_DIRECTION])) : "rx";
+		w->state = p[ROCECTL_A_WDP_STATE] ? mnl_attr_get_u8(p[ROCECTL_A_WDP_STATE]) : -1;
+		w->held = p[ROCECTL_A_WDP_PFC_CLEARED] && mnl_attr_get_u8(p[ROCECTL_A_WDP_PFC_CLEARED]);
+#define U64(attr) (p[attr] ? mnl_attr_get_u64(p[attr]) : 0)
+		w->storms = U64(ROCECTL_A_WDP_STORMS);
+		w->restores = U64(ROCECTL_A_WDP_RESTORES);
+		w->storm_ms = U64(ROCECTL_A_WDP_STORM_MS);
+		w->actions = U64(ROCECTL_A_WDP_ACTIONS);
+		w->actions_failed = U64(ROCECTL_A_WDP_ACTIONS_FAILED);
+		w->conflicts = U64(ROCECTL_A_WDP_CONFLICTS);
+#undef U64
+	}
+	return MNL_CB_OK;
+}
+
+bool metrics_qp_parse(const struct nlmsghdr *nlh, struct qp *q)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM] || !tb[ROCECTL_A_DEV_INDEX])
+		return false;
+	memset(q, 0, sizeof(*q));
+	q->dev_index = mnl_attr_get_u32(tb[ROCECTL_A_DEV_INDEX]);
+	q->qpn = mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]);
+	if (tb[ROCECTL_A_DEV_NAME])
+		snprintf(q->dev, sizeof(q->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+	if (tb[ROCECTL_A_QP_COMM])
+		snprintf(q->comm, sizeof(q->comm), "%s", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	if (tb[ROCECTL_A_QP_PORT])
+		q->port = mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]);
+	if (tb[ROCECTL_A_QP_PID])
+		q->pid = mnl_attr_get_u32(tb[ROCECTL_A_QP_PID]);
+	q->state = tb[ROCECTL_A_QP_STATE] ? mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE]) : -1;
+	q->counted = qp_stat_values(tb[ROCECTL_A_QP_STATS], q->v);
+	return true;
+}
+
+static int qp_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct snapshot *s = data;
+	struct qp q;
+
+	if (!metrics_qp_parse(nlh, &q))
+		return MNL_CB_OK;
+	if (!metrics_grow((void **)&s->qps, s->nqps, sizeof(*s->qps)))
+		return MNL_CB_ERROR;
+	s->qps[s->nqps++] = q;
+	return MNL_CB_OK;
+}
+
+static void restart_ports(void *data)
+{
+	((struct snapshot *)data)->nports = 0;
+	((struct snapshot *)data)->naccts = 0;
+}
+
+static void restart_prios(void *data)
+{
+	((struct snapshot *)data)->nprios = 0;
+}
+
+static void restart_qps(void *data)
+{
+	((struct snapshot *)data)->nqps = 0;
+}
+
+static int dump(struct nl *nl, uint8_t cmd, mnl_cb_t cb, void *data, void (*restart)(void *))
+{
+	struct nl_error e;
+
+	return nl_run_quiet(nl, nl_request(nl, cmd, NLM_F_DUMP), cb, data, restart, &e);
+}
+
+int metrics_qp_cmp(const void *a, const void *b)
+{
+	const struct qp *x = a, *y = b;
+
+	if (x->dev_index != y->dev_index)
+		return x->dev_index < y->dev_index ? -1 : 1;
+	return x->qpn < y->qpn ? -1 : x->qpn > y->qpn;
+}
+
+bool metrics_read_module(struct nl *nl, struct snapshot *s)
+{
+	bool failed = false;
+
+	failed |= dump(nl, ROCECTL_CMD_DEV_GET, dev_cb, s, restart_ports) != 0;
+	failed |= dump(nl, ROCECTL_CMD_WD_GET, wd_cb, s, restart_prios) != 0;
+	failed |= dump(nl, ROCECTL_CMD_QP_GET, qp_cb, s, restart_qps) != 0;
+	if (s->nqps)
+		qsort(s->qps, s->nqps, sizeof(*s->qps), metrics_qp_cmp);
+	return !failed;
+}
+
+bool metrics_read_ports(struct nl *nl, struct snapshot *s)
+{
+	struct rdma_port_stats ps;
+	bool failed = false;
+	struct nl_error e;
+	struct nl rdma;
+	size_t i, j;
+
+	if (nl_open_rdma(&rdma) == EXIT_OK) {
+		for (i = 0; i < s->nports; i++) {
+			/* A driver without port counters refuses: nothing to show. */
+			if (rdma_port_stats(&rdma, s->ports[i].dev_index, s->ports[i].port, &ps, &e))
+				continue;
+			for (j = 0; j < ps.nhw; j++)
+				kv_add(&s->ports[i].lists[PORT_HW], ps.hw[j].name, ps.hw[j].value);
+			rdma_port_stats_free(&ps);
+		}
+		nl_close(&rdma);
+	} else {
+		failed = true;
+	}
+	for (i = 0; i < s->nports; i++) {
+		struct nlmsghdr *nlh = nl_request(nl, ROCECTL_CMD_CONG_GET, 0);
+
+		mnl_attr_put_u32(nlh, ROCECTL_A_DEV_INDEX, s->ports[i].dev_index);
+		mnl_attr_put_u32(nlh, ROCECTL_A_CONG_PORT, s->ports[i].port);
+		/* EOPNOTSUPP: no backend serves the port. */
+		if (nl_run_quiet(nl, nlh, cong_cb, &s->ports[i], NULL, &e) &&
+		    e.err != EOPNOTSUPP)
+			failed = true;
+	}
+	return !failed;
+}
+
+void metrics_snapshot_free(struct snapshot *s)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < s->nports; i++)
+		for (k = 0; k < PORT_NLISTS; k++)
+			free(s->ports[i].lists[k].v);
+	free(s->ports);
+	free(s->accts);
+	free(s->prios);
+	free(s->qps);
+}

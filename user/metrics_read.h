@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The exporter's reading of one scrape: the module's dumps (devices,
+ * watches, QPs), the driver's port counters (the RDMA core) and DCQCN
+ * where a backend serves the port, into a snapshot the writer turns into
+ * metrics. Never prints.
+ */
+#ifndef ROCECTL_METRICS_READ_H
+#define ROCECTL_METRICS_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <net/if.h>
+#include <linux/rocectl.h>
+
+#include "nl.h"
+#include "qp_fields.h"
+
+struct kv {
+	char name[64];
+	uint64_t v;
+};
+
+struct kvs {
+	struct kv *v;
+	size_t n;
+};
+
+/* A port's lists of named values, each written as one family. */
+enum { PORT_HW, PORT_DCQCN_PARAMS, PORT_DCQCN_STATS, PORT_NLISTS };
+
+struct port {
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	char netdev[IFNAMSIZ];
+	uint32_t dev_index, port;
+	int state;			/* -1: unknown */
+	uint32_t active_mtu;
+	struct kvs lists[PORT_NLISTS];
+};
+
+struct prio {
+	char netdev[IFNAMSIZ], prio[4];
+	const char *direction;
+	int state;
+	bool held;
+	uint64_t storms, restores, storm_ms, actions, actions_failed, conflicts;
+};
+
+struct qp {
+	uint32_t dev_index, qpn, port, pid;
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	char comm[16];
+	int state;
+	bool counted;			/* the module counts its packets */
+	bool gone;			/* destroyed after the dump: its final counts are retired */
+	uint64_t v[QP_NSTATS];
+};
+
+/* A soft-RoCE device's packets that no counting QP took (the module's). */
+struct dev_acct {
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	uint64_t unattributed[QP_NSTATS];
+};
+
+struct snapshot {
+	struct port *ports;
+	size_t nports;
+	struct dev_acct *accts;
+	size_t naccts;
+	bool has_unseen;
+	uint64_t unseen, probe_missed;
+	bool has_hook_missed;
+	uint64_t qp_hook_missed;
+	struct prio *prios;
+	size_t nprios;
+	struct qp *qps;
+	size_t nqps;
+};
+
+/*
+ * The module's devices (ports, accounting), watches and QPs into s, the
+ * QPs sorted by metrics_qp_cmp: false if a dump failed.
+ */
+bool metrics_read_module(struct nl *nl, struct snapshot *s);
+/* The ports' driver counters and DCQCN: false if a request failed. */
+bool metrics_read_ports(struct nl *nl, struct snapshot *s);
+void metrics_snapshot_free(struct snapshot *s);
+
+/* A QP_GET reply or a QP event into q; false if it names no QP. */
+bool metrics_qp_parse(const struct nlmsghdr *nlh, struct qp *q);
+/* QPs in (device, QPN) order. */
+int metrics_qp_cmp(const void *a, const void *b);
+
+/* Room for one more in *arr of n elements (capacity doubles): false if none. */
+bool metrics_grow(void **arr, size_t n, size_t size);
+
+#endif

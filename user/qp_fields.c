@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A QP as users read it: the names of its types, states and counters,
+ * and the printing of its fields and counters, shared by the qp commands,
+ * qp counters, monitor, dev stats and the exporter.
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "attrs.h"
+#include "output.h"
+#include "qp_fields.h"
+
+const char *const qp_type_names[ROCECTL_QPT_DRIVER + 1] = {
+	[0] = "SMI", [1] = "GSI", [2] = "RC", [3] = "UC", [4] = "UD",
+	[8] = "RAW_PACKET", [9] = "XRC_INI", [10] = "XRC_TGT",
+	[ROCECTL_QPT_DRIVER] = "DRIVER",
+};
+
+const char *const qp_state_names[ROCECTL_QPS_ERR + 1] = {
+	"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR",
+};
+
+/* Counter names, by attribute, as users read them. */
+const char *const qp_stat_names[ROCECTL_A_QP_STAT_MAX + 1] = {
+	[ROCECTL_A_QP_STAT_TX_PACKETS] = "tx_packets",
+	[ROCECTL_A_QP_STAT_TX_BYTES] = "tx_bytes",
+	[ROCECTL_A_QP_STAT_RX_PACKETS] = "rx_packets",
+	[ROCECTL_A_QP_STAT_RX_BYTES] = "rx_bytes",
+	[ROCECTL_A_QP_STAT_RX_ECN_CE] = "rx_ecn_ce",
+	[ROCECTL_A_QP_STAT_RX_CNP] = "rx_cnp",
+	[ROCECTL_A_QP_STAT_TX_CNP] = "tx_cnp",
+	[ROCECTL_A_QP_STAT_RX_BECN] = "rx_becn",
+	[ROCECTL_A_QP_STAT_RX_NAK_SEQ] = "rx_nak_seq",
+	[ROCECTL_A_QP_STAT_TX_NAK_SEQ] = "tx_nak_seq",
+	[ROCECTL_A_QP_STAT_RX_RNR_NAK] = "rx_rnr_nak",
+	[ROCECTL_A_QP_STAT_TX_RNR_NAK] = "tx_rnr_nak",
+	[ROCECTL_A_QP_STAT_TX_RETRANS] = "tx_retrans",
+	[ROCECTL_A_QP_STAT_RX_DUP] = "rx_dup",
+	[ROCECTL_A_QP_STAT_RX_OUT_OF_SEQ] = "rx_out_of_seq",
+};
+
+
+const char *qp_type_name(unsigned int type)
+{
+	return name_of(qp_type_names, ARRAY_SIZE(qp_type_names), type);
+}
+
+const char *qp_state_name(unsigned int state)
+{
+	return name_of(qp_state_names, ARRAY_SIZE(qp_state_names), state);
+}
+
+void qp_format_gid(const unsigned char *gid, char *buf, size_t len)
+{
+	static const unsigned char v4_prefix[12] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
+
+	if (!memcmp(gid, v4_prefix, sizeof(v4_prefix)))
+		inet_ntop(AF_INET, gid + 12, buf, len);
+	else
+		inet_ntop(AF_INET6, gid, buf, len);
+}
+
+static void print_gid(const struct nlattr *a, const char *key, const char *fmt)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	if (!a)
+		return;
+	qp_format_gid(mnl_attr_get_payload(a), buf, sizeof(buf));
+	out_str(key, fmt, buf);
+}
+
+void qp_print_fields(const struct nlattr **tb, bool details)
+{
+	uint8_t tclass;
+
+	if (tb[ROCECTL_A_DEV_INDEX])
+		out_uint("ifindex", NULL, mnl_attr_get_u32(tb[ROCECTL_A_DEV_INDEX]));
+	if (tb[ROCECTL_A_DEV_NAME])
+		out_str("ifname", "link %s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+	if (tb[ROCECTL_A_QP_PORT])
+		out_uint("port", "/%" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]));
+	if (tb[ROCECTL_A_QP_NUM])
+		out_uint("lqpn", "lqpn %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]));
+	if (tb[ROCECTL_A_QP_DEST_QPN])
+		out_uint("rqpn", "rqpn %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_DEST_QPN]));
+	if (tb[ROCECTL_A_QP_TYPE])
+		out_str("type", "type %s ", qp_type_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_TYPE])));
+	if (tb[ROCECTL_A_QP_STATE])
+		out_str("state", "state %s ", qp_state_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE])));
+	if (tb[ROCECTL_A_QP_PREV_STATE])
+		out_str("prev_state", "prev_state %s ",
+			qp_state_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_PREV_STATE])));
+	/* A QP verb call was missed while it lived: what follows may be stale. */
+	if (tb[ROCECTL_A_QP_INCOMPLETE])
+		out_bool("incomplete", "incomplete ", true);
+	if (tb[ROCECTL_A_QP_KERNEL] && mnl_attr_get_u8(tb[ROCECTL_A_QP_KERNEL])) {
+		out_bool("kernel", NULL, true);
+		if (tb[ROCECTL_A_QP_COMM])
+			out_str("comm", "comm [%s] ", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	} else {
+		if (tb[ROCECTL_A_QP_PID])
+			out_uint("pid", "pid %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_PID]));
+		if (tb[ROCECTL_A_QP_COMM])
+			out_str("comm", "comm %s ", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	}
+	print_gid(tb[ROCECTL_A_QP_SGID], "sgid", "src %s ");
+	print_gid(tb[ROCECTL_A_QP_DGID], "dgid", "dst %s ");
+	if (tb[ROCECTL_A_QP_TCLASS]) {
+		tclass = mnl_attr_get_u8(tb[ROCECTL_A_QP_TCLASS]);
+		out_uint("dscp", "dscp %" PRIu64 " ", tclass >> 2);
+		out_uint("ecn", "ecn %" PRIu64 " ", tclass & 3);
+	}
+	if (tb[ROCECTL_A_QP_SL])
+		out_uint("sl", "sl %" PRIu64 " ", mnl_attr_get_u8(tb[ROCECTL_A_QP_SL]));
+	if (tb[ROCECTL_A_QP_PATH_MTU])
+		out_uint("mtu", "mtu %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_PATH_MTU]));
+	if (tb[ROCECTL_A_QP_LIFETIME]) {
+		uint64_t ns = mnl_attr_get_u64(tb[ROCECTL_A_QP_LIFETIME]);
+
+		out_uint("lifetime_ns", NULL, ns);
+		out_text("lifetime %.3fs ", ns / 1e9);
+	}
+	if (!details)
+		return;
+	if (tb[ROCECTL_A_QP_TIMEOUT])
+		out_uint("timeout", "timeout %" PRIu64 " ", mnl_attr_get_u8(tb[ROCECTL_A_QP_TIMEOUT]));
+	if (tb[ROCECTL_A_QP_RETRY_CNT])
+		out_uint("retry_cnt", "retry_cnt %" PRIu64 " ",
+			 mnl_attr_get_u8(tb[ROCECTL_A_QP_RETRY_CNT]));
+	if (tb[ROCECTL_A_QP_RNR_RETRY])
+		out_uint("rnr_retry", "rnr_retry %" PRIu64 " ",
+			 mnl_attr_get_u8(tb[ROCECTL_A_QP_RNR_RETRY]));
+	if (tb[ROCECTL_A_QP_CREATE_TIME])
+		out_time("create_time_ns", "created", "%Y-%m-%dT%H:%M:%S",
+			 mnl_attr_get_u64(tb[ROCECTL_A_QP_CREATE_TIME]));
+	if (tb[ROCECTL_A_QP_STATE_TIME])
+		out_time("state_time_ns", "state_changed", "%Y-%m-%dT%H:%M:%S",
+			 mnl_attr_get_u64(tb[ROCECTL_A_QP_STATE_TIME]));
+}
+
+void qp_print_counters(const uint64_t *v, const char *indent)
+{
+	int i;
+
+	out_str("counters_source", NULL, QP_SOURCE);
+	out_open_object("counters");
+	out_text("%scounters (%s): ", indent, QP_SOURCE);
+	for (i = 0; i < QP_NSTATS; i++)
+		out_uint(qp_stat_names[QP_STAT_FIRST + i], NULL, v[i]);
+	for (i = 0; i < QP_NSTATS; i++)
+		out_text("%s %" PRIu64 " ", qp_stat_names[QP_STAT_FIRST + i], v[i]);
+	out_close_object();
+}
+
+const char *qp_stat_name(unsigned int i)
+{
+	return i < QP_NSTATS ? qp_stat_names[QP_STAT_FIRST + i] : "UNKNOWN";
+}
+
+bool qp_stat_values(const struct nlattr *nest, uint64_t *v)
+{
+	const struct nlattr *st[ROCECTL_A_QP_STAT_MAX + 1];
+	int i;
+
+	if (!nest || attrs_parse_qp_stats(nest, st) < 0)
+		return false;
+	for (i = 0; i < QP_NSTATS; i++)
+		v[i] = st[QP_STAT_FIRST + i] ? mnl_attr_get_u64(st[QP_STAT_FIRST + i]) : 0;
+	return true;
+}
+
+void qp_print_stats(const struct nlattr **tb)
+{
+	uint64_t v[QP_NSTATS];
+
+	if (!qp_stat_values(tb[ROCECTL_A_QP_STATS], v)) {
+		/* Hardware QPs: the module does not see their packets. */
+		out_str("counters_source", "\n    counters none (not seen by the module) ", "none");
+		return;
+	}
+	qp_print_counters(v, "\n    ");
+}
