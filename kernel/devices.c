@@ -221,6 +221,11 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 	/* The module sees the packets of software RoCE only. */
 	rdev->counts = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
 	rdev->owner = ibdev->ops.owner;
+	if (rdev->counts && rocectl_retired_init(&rdev->retired)) {
+		kfree(name);
+		kfree(rdev);
+		return -ENOMEM;
+	}
 	/* Before it is published: its QPs count or not from the first. */
 	if (rdev->counts)
 		rocectl_dev_map_netdev(rdev);
@@ -240,6 +245,7 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 			xa_erase(&rocectl_netdevs, rdev->netdev_ifindex);
 			synchronize_rcu();	/* the packet path may have found it */
 		}
+		rocectl_retired_free(&rdev->retired);
 		kfree(name);
 		kfree(rdev);
 		return err;
@@ -271,6 +277,7 @@ static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
 	 */
 	synchronize_rcu();
 	rcu_barrier();
+	rocectl_retired_free(&rdev->retired);
 	kfree(rcu_dereference_protected(rdev->name, true));
 	kfree(rdev);
 }

@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include "qp_retired.h"
 #include "qp_stats.h"
 
 /* A device's name: replaced whole on rename, freed after a grace period. */
@@ -50,6 +51,8 @@ struct rocectl_dev {
 	 */
 	atomic64_t gone[ROCECTL_QP_NSTATS];
 	atomic64_t unattributed[ROCECTL_QP_NSTATS];
+	/* Counting devices: the same final counts per port and command name. */
+	struct rocectl_retired retired;
 };
 
 /* What a port is, read on demand from ib_core. */

@@ -98,8 +98,16 @@ const struct nla_policy rocectl_cong_set_nl_policy[ROCECTL_A_CONG_PORT + 1] = {
 	[ROCECTL_A_CONG_PORT] = NLA_POLICY_RANGE(NLA_U32, 1, 255),
 };
 
+/* ROCECTL_CMD_QP_RETIRED_GET - do */
+const struct nla_policy rocectl_qp_retired_get_nl_policy[ROCECTL_A_QP_COMM + 1] = {
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32, },
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX, },
+	[ROCECTL_A_QP_PORT] = { .type = NLA_U32, },
+	[ROCECTL_A_QP_COMM] = { .type = NLA_NUL_STRING, .len = 15, },
+};
+
 /* Ops table for rocectl */
-const struct genl_ops rocectl_nl_ops[8] = {
+const struct genl_ops rocectl_nl_ops[9] = {
 	{
 		.cmd		= ROCECTL_CMD_DEV_GET,
 		.doit		= rocectl_nl_dev_get_doit,
@@ -154,6 +162,13 @@ const struct genl_ops rocectl_nl_ops[8] = {
 		.policy		= rocectl_cong_set_nl_policy,
 		.maxattr	= ROCECTL_A_CONG_PORT,
 		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= ROCECTL_CMD_QP_RETIRED_GET,
+		.doit		= rocectl_nl_qp_retired_get_doit,
+		.dumpit		= rocectl_nl_qp_retired_get_dumpit,
+		.policy		= rocectl_qp_retired_get_nl_policy,
+		.maxattr	= ROCECTL_A_QP_COMM,
 	},
 };
 

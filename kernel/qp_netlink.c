@@ -295,3 +295,114 @@ out:
 		return skb->len;
 	return err ?: skb->len;
 }
+
+/* One group of a device's destroyed QPs' final counts. */
+static int rocectl_nl_fill_retired(struct sk_buff *skb,
+				   const struct rocectl_dev *rdev,
+				   const struct rocectl_retired_group *g,
+				   u32 portid, u32 seq, int flags)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &rocectl_genl_family, flags,
+			  ROCECTL_CMD_QP_RETIRED_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, ROCECTL_A_DEV_INDEX, rdev->index) ||
+	    nla_put_string(skb, ROCECTL_A_DEV_NAME, rocectl_dev_name(rdev)) ||
+	    (g->other && nla_put_flag(skb, ROCECTL_A_QP_RETIRED_OTHER)) ||
+	    (!g->other && (nla_put_u32(skb, ROCECTL_A_QP_PORT, g->port) ||
+			   nla_put_string(skb, ROCECTL_A_QP_COMM, g->comm))) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_QP_RETIRED_QPS, g->qps,
+			      ROCECTL_A_PAD) ||
+	    rocectl_nl_put_stats(skb, ROCECTL_A_QP_STATS, g->stats)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+int rocectl_nl_qp_retired_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rocectl_retired_group g;
+	struct rocectl_dev *rdev;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, ROCECTL_A_QP_PORT) ||
+	    GENL_REQ_ATTR_CHECK(info, ROCECTL_A_QP_COMM))
+		return -EINVAL;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&rocectl_devs_lock);
+	rdev = rocectl_nl_find_dev(info->attrs, info->extack);
+	if (IS_ERR(rdev)) {
+		err = PTR_ERR(rdev);
+	} else if (!rocectl_retired_find(&rdev->retired,
+					 nla_get_u32(info->attrs[ROCECTL_A_QP_PORT]),
+					 nla_data(info->attrs[ROCECTL_A_QP_COMM]), &g)) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "no destroyed QP of the device has this port and command name");
+		err = -ENOENT;
+	} else {
+		err = rocectl_nl_fill_retired(msg, rdev, &g, info->snd_portid,
+					      info->snd_seq, 0);
+	}
+	mutex_unlock(&rocectl_devs_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+int rocectl_nl_qp_retired_get_dumpit(struct sk_buff *skb,
+				     struct netlink_callback *cb)
+{
+	struct nlattr **attrs = rocectl_dump_attrs(cb);
+	unsigned long dev_index = cb->args[0], pos = cb->args[1];
+	struct nlattr *pa = attrs[ROCECTL_A_QP_PORT];
+	struct nlattr *ca = attrs[ROCECTL_A_QP_COMM];
+	struct rocectl_dev *rdev, *only = NULL;
+	struct rocectl_retired_group g;
+	int err = 0;
+
+	mutex_lock(&rocectl_devs_lock);
+	if (attrs[ROCECTL_A_DEV_INDEX] || attrs[ROCECTL_A_DEV_NAME]) {
+		only = rocectl_nl_find_dev(attrs, cb->extack);
+		if (IS_ERR(only)) {
+			err = PTR_ERR(only);
+			goto out;
+		}
+	}
+	while ((rdev = rocectl_dev_next(&dev_index))) {
+		if (only && rdev != only)
+			goto next_dev;
+		for (; rocectl_retired_next(&rdev->retired, &pos, &g); pos++) {
+			if ((pa && (g.other || g.port != nla_get_u32(pa))) ||
+			    (ca && (g.other || strcmp(g.comm, nla_data(ca)))))
+				continue;
+			err = rocectl_nl_fill_retired(skb, rdev, &g,
+						      NETLINK_CB(cb->skb).portid,
+						      cb->nlh->nlmsg_seq,
+						      NLM_F_MULTI);
+			if (err)
+				goto save;
+		}
+next_dev:
+		dev_index++;
+		pos = 0;
+	}
+save:
+	cb->args[0] = dev_index;
+	cb->args[1] = pos;
+out:
+	mutex_unlock(&rocectl_devs_lock);
+	/* A full skb ends this part of the dump; the next resumes at pos. */
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ?: skb->len;
+}

@@ -112,6 +112,8 @@ static void rocectl_qp_free_rcu(struct rcu_head *rcu)
 	if (e->counts && e->stats) {
 		rocectl_qp_sum(e, stats);
 		rocectl_dev_qp_gone(e->rdev, stats);
+		rocectl_retired_add(&e->rdev->retired, e->info.port,
+				    e->info.comm, stats);
 	}
 	free_percpu(e->stats);
 	put_pid(e->owner);

@@ -70,6 +70,8 @@ static const enum mnl_attr_data_type rocectl_attr_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_DEV_PROBE_MISSED] = MNL_TYPE_U64,
 	[ROCECTL_A_DEV_QP_HOOK_MISSED] = MNL_TYPE_U64,
 	[ROCECTL_A_QP_INCOMPLETE] = MNL_TYPE_FLAG,
+	[ROCECTL_A_QP_RETIRED_QPS] = MNL_TYPE_U64,
+	[ROCECTL_A_QP_RETIRED_OTHER] = MNL_TYPE_FLAG,
 };
 
 /* enum rocectl_attr: each attribute's name in the spec. */
@@ -135,6 +137,8 @@ static const char *const rocectl_attr_names[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_DEV_PROBE_MISSED] = "dev-probe-missed",
 	[ROCECTL_A_DEV_QP_HOOK_MISSED] = "dev-qp-hook-missed",
 	[ROCECTL_A_QP_INCOMPLETE] = "qp-incomplete",
+	[ROCECTL_A_QP_RETIRED_QPS] = "qp-retired-qps",
+	[ROCECTL_A_QP_RETIRED_OTHER] = "qp-retired-other",
 };
 
 /* enum rocectl_port_attr: each attribute's type, by the spec. */

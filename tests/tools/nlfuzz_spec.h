@@ -70,6 +70,8 @@ static const struct ainfo top_attrs[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_DEV_PROBE_MISSED] = { T_U64 },
 	[ROCECTL_A_DEV_QP_HOOK_MISSED] = { T_U64 },
 	[ROCECTL_A_QP_INCOMPLETE] = { T_ANY },
+	[ROCECTL_A_QP_RETIRED_QPS] = { T_U64 },
+	[ROCECTL_A_QP_RETIRED_OTHER] = { T_ANY },
 };
 
 static const struct ainfo port_attrs[ROCECTL_A_PORT_MAX + 1] = {
@@ -209,6 +211,14 @@ static const uint8_t pol_cong_set[] = {
 	0,
 };
 
+static const uint8_t pol_qp_retired_get[] = {
+	ROCECTL_A_DEV_INDEX,
+	ROCECTL_A_DEV_NAME,
+	ROCECTL_A_QP_PORT,
+	ROCECTL_A_QP_COMM,
+	0,
+};
+
 /* The attributes a command takes, 0-terminated. */
 static const uint8_t *cmd_policy(uint8_t cmd)
 {
@@ -221,6 +231,7 @@ static const uint8_t *cmd_policy(uint8_t cmd)
 	case ROCECTL_CMD_WD_BRS_SET: return pol_wd_brs_set;
 	case ROCECTL_CMD_CONG_GET: return pol_cong_get;
 	case ROCECTL_CMD_CONG_SET: return pol_cong_set;
+	case ROCECTL_CMD_QP_RETIRED_GET: return pol_qp_retired_get;
 	default: return NULL;
 	}
 }
@@ -245,6 +256,7 @@ static bool cmd_has_dump(uint8_t cmd)
 	case ROCECTL_CMD_DEV_GET:
 	case ROCECTL_CMD_QP_GET:
 	case ROCECTL_CMD_WD_GET:
+	case ROCECTL_CMD_QP_RETIRED_GET:
 		return true;
 	default:
 		return false;

@@ -103,6 +103,17 @@
  *   as for cong-get, one or more cong-param nests. All are checked (known
  *   name, value in range) before any is written; an unknown name or a value
  *   out of range is refused with the nest pointed at.
+ *
+ * ROCECTL_CMD_QP_RETIRED_GET
+ *   The final counts of destroyed QPs, summed per device, port and owner's
+ *   command name (soft-RoCE, where the module counts packets), so that a
+ *   reader's per-group sums -- these plus the live QPs' -- never depend on
+ *   catching a qp-destroy-ntf. Groups are never removed while their device
+ *   lives; past the device's bound (retired_groups) a destroyed QP is added
+ *   to one qp-retired-other group. Request, do: the device (dev-index and/or
+ *   dev-name), qp-port and qp-comm of one group (-ENOENT if it has none).
+ *   Request, dump: any of these, to select; nothing for every group. Reply:
+ *   one message per group.
  */
 #ifndef _UAPI_LINUX_ROCECTL_H
 #define _UAPI_LINUX_ROCECTL_H
@@ -335,6 +346,8 @@ enum rocectl_attr {
 	ROCECTL_A_DEV_PROBE_MISSED,
 	ROCECTL_A_DEV_QP_HOOK_MISSED,
 	ROCECTL_A_QP_INCOMPLETE,
+	ROCECTL_A_QP_RETIRED_QPS,
+	ROCECTL_A_QP_RETIRED_OTHER,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = (__ROCECTL_A_MAX - 1)
@@ -430,6 +443,7 @@ enum rocectl_cmd {
 	ROCECTL_CMD_WD_EVENT_NTF,
 	ROCECTL_CMD_CONG_GET,
 	ROCECTL_CMD_CONG_SET,
+	ROCECTL_CMD_QP_RETIRED_GET,
 
 	__ROCECTL_CMD_MAX,
 	ROCECTL_CMD_MAX = (__ROCECTL_CMD_MAX - 1)
