@@ -194,6 +194,15 @@ static void write_unattributed(struct prom *p, const struct snapshot *s)
 	prom_u64(p, NULL, 0, s->probe_missed);
 }
 
+/* A group's port label: empty for the module's "other" group (any port). */
+static void group_port(const struct group *g, char *port, size_t len)
+{
+	if (g->other)
+		port[0] = '\0';
+	else
+		snprintf(port, len, "%u", g->port);
+}
+
 static void write_qps(struct prom *p, const struct snapshot *s, const struct metrics_opts *o)
 {
 	char port[12], qpn[12], pid[12], name[96], help[160];
@@ -208,7 +217,7 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 	for (i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i];
 
-		snprintf(port, sizeof(port), "%u", g->port);
+		group_port(g, port, sizeof(port));
 		for (k = 0; k < NQP_STATES; k++) {
 			struct prom_label l[] = { L("device", g->dev), L("port", port),
 						  L("comm", g->comm), L("state", qp_state_name(k)) };
@@ -227,9 +236,9 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 			const struct group *g = &groups[i];
 			struct prom_label l[] = { L("device", g->dev), L("port", port), L("comm", g->comm) };
 
-			snprintf(port, sizeof(port), "%u", g->port);
+			group_port(g, port, sizeof(port));
 			if (g->counted)
-				prom_u64(p, l, 3, g->live[k] + g->retired[k]);
+				prom_u64(p, l, 3, g->sum[k]);
 		}
 	}
 
@@ -238,7 +247,7 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 	if (!top)
 		return;
 	for (i = 0; i < s->nqps; i++)
-		if (s->qps[i].counted && !s->qps[i].gone)
+		if (s->qps[i].counted)
 			top[n++] = &s->qps[i];
 	top_by = o->top_by;
 	qsort(top, n, sizeof(*top), busier);
@@ -293,16 +302,14 @@ void metrics_write(struct prom *p, const struct metrics_opts *o, struct metrics_
 	h->scrapes++;
 	up = nl_open(&nl, true) == EXIT_OK;
 	if (up) {
-		failed |= !sums_begin(nl.family_id);
 		failed |= !metrics_read_module(&nl, &s);
-		failed |= !sums_add(&s);
+		failed |= !sums_update(nl.family_id, &s);
 		failed |= !metrics_read_ports(&nl, &s);
 		nl_close(&nl);
 		write_ports(p, &s);
 		write_watchdog(p, &s);
 		write_qps(p, &s, o);
 		write_unattributed(p, &s);
-		sums_keep(&s);
 	}
 	if (failed)
 		h->errors++;
@@ -310,14 +317,14 @@ void metrics_write(struct prom *p, const struct metrics_opts *o, struct metrics_
 
 	prom_family(p, "rocectl_up", PROM_GAUGE, "1 if the rocectl module answered this scrape, else 0.");
 	prom_u64(p, NULL, 0, up);
-	prom_family(p, "rocectl_scrapes", PROM_COUNTER, "Scrapes served since the exporter started.");
+	prom_family(p, "rocectl_scrapes", PROM_COUNTER, "Scrapes computed since the exporter started (requests within a second of one share it).");
 	prom_u64(p, NULL, 0, h->scrapes);
 	prom_family(p, "rocectl_scrape_errors", PROM_COUNTER,
 		    "Scrapes in which a request to the kernel failed (the metrics of that part are missing).");
 	prom_u64(p, NULL, 0, h->errors);
-	prom_family(p, "rocectl_events_lost", PROM_COUNTER,
-		    "Times the kernel dropped events for the exporter (its socket overflowed): QP sums may have dipped.");
-	prom_u64(p, NULL, 0, sums_events_lost());
+	prom_family(p, "rocectl_qp_sums_held", PROM_COUNTER,
+		    "QP sums shown as high as before because a scrape read them lower (a QP destroyed between the module's two dumps).");
+	prom_u64(p, NULL, 0, sums_held());
 	prom_family(p, "rocectl_scrape_duration_seconds", PROM_GAUGE,
 		    "Time this scrape took to read the kernel and write the metrics.");
 	prom_double(p, NULL, 0, now() - t0);

@@ -182,6 +182,36 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+static int retired_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	struct snapshot *s = data;
+	struct retired *r;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_DEV_INDEX] || !tb[ROCECTL_A_QP_STATS])
+		return MNL_CB_OK;
+	if (!metrics_grow((void **)&s->retired, s->nretired, sizeof(*s->retired)))
+		return MNL_CB_ERROR;
+	r = &s->retired[s->nretired];
+	memset(r, 0, sizeof(*r));
+	r->dev_index = mnl_attr_get_u32(tb[ROCECTL_A_DEV_INDEX]);
+	if (tb[ROCECTL_A_DEV_NAME])
+		snprintf(r->dev, sizeof(r->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+	r->other = tb[ROCECTL_A_QP_RETIRED_OTHER];
+	if (!r->other && tb[ROCECTL_A_QP_COMM])
+		snprintf(r->comm, sizeof(r->comm), "%s", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	if (!r->other && tb[ROCECTL_A_QP_PORT])
+		r->port = mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]);
+	if (qp_stat_values(tb[ROCECTL_A_QP_STATS], r->v))
+		s->nretired++;
+	return MNL_CB_OK;
+}
+
+static void restart_retired(void *data)
+{
+	((struct snapshot *)data)->nretired = 0;
+}
+
 static void restart_ports(void *data)
 {
 	((struct snapshot *)data)->nports = 0;
@@ -220,6 +250,7 @@ bool metrics_read_module(struct nl *nl, struct snapshot *s)
 
 	failed |= dump(nl, ROCECTL_CMD_DEV_GET, dev_cb, s, restart_ports) != 0;
 	failed |= dump(nl, ROCECTL_CMD_WD_GET, wd_cb, s, restart_prios) != 0;
+	failed |= dump(nl, ROCECTL_CMD_QP_RETIRED_GET, retired_cb, s, restart_retired) != 0;
 	failed |= dump(nl, ROCECTL_CMD_QP_GET, qp_cb, s, restart_qps) != 0;
 	if (s->nqps)
 		qsort(s->qps, s->nqps, sizeof(*s->qps), metrics_qp_cmp);
@@ -272,4 +303,5 @@ void metrics_snapshot_free(struct snapshot *s)
 	free(s->accts);
 	free(s->prios);
 	free(s->qps);
+	free(s->retired);
 }

@@ -53,7 +53,19 @@ struct qp {
 	char comm[16];
 	int state;
 	bool counted;			/* the module counts its packets */
-	bool gone;			/* destroyed after the dump: its final counts are retired */
+	uint64_t v[QP_NSTATS];
+};
+
+/*
+ * A group of a soft-RoCE device's destroyed QPs, their final counts summed
+ * by the module (qp-retired-get): per port and command name, or, past the
+ * module's bound on groups, the device's "other" group.
+ */
+struct retired {
+	uint32_t dev_index, port;
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	char comm[16];
+	bool other;
 	uint64_t v[QP_NSTATS];
 };
 
@@ -76,11 +88,15 @@ struct snapshot {
 	size_t nprios;
 	struct qp *qps;
 	size_t nqps;
+	struct retired *retired;	/* read before the QPs */
+	size_t nretired;
 };
 
 /*
- * The module's devices (ports, accounting), watches and QPs into s, the
- * QPs sorted by metrics_qp_cmp: false if a dump failed.
+ * The module's devices (ports, accounting), watches, destroyed QPs' groups
+ * and then its QPs into s, the QPs sorted by metrics_qp_cmp: false if a
+ * dump failed. The groups first: a QP destroyed between the two dumps is
+ * in neither (a sum dips, never doubles), see metrics_sums.h.
  */
 bool metrics_read_module(struct nl *nl, struct snapshot *s);
 /* The ports' driver counters and DCQCN: false if a request failed. */

@@ -1,185 +1,112 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The exporter's QP sums across scrapes (metrics_sums.h): per-QP counters
- * are summed per (device, port, comm) -- a label per QP would make a
- * series per QP, unbounded as QPs come and go by the thousand -- and what
- * destroyed QPs counted stays in their group's sum.
- */
-#include <errno.h>
-#include <fcntl.h>
+/* The exporter's QP sums per (device, port, comm) (metrics_sums.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/genetlink.h>
 
-#include "errors.h"
-#include "metrics_read.h"
 #include "metrics_sums.h"
 
-/* Across scrapes: the event subscription, the retired counts, the last QPs seen. */
 static struct {
-	struct nl ev;
-	uint32_t family_id;	/* of the subscription: another id is another module load */
-	struct group *groups;
+	uint32_t family_id;
+	struct group *groups;	/* the last scrape's, sorted */
 	size_t ngroups;
-	struct qp *last;	/* the previous scrape's QPs, sorted */
-	size_t nlast;
-	uint64_t events_lost;
+	uint64_t held;
 } st;
 
-static struct group *group_of(const char *dev, uint32_t port, const char *comm)
+static int group_cmp(const void *a, const void *b)
 {
-	struct group *g;
-	size_t i;
+	const struct group *x = a, *y = b;
 
-	for (i = 0; i < st.ngroups; i++) {
-		g = &st.groups[i];
-		if (g->port == port && !strcmp(g->dev, dev) && !strcmp(g->comm, comm))
-			return g;
-	}
-	if (!metrics_grow((void **)&st.groups, st.ngroups, sizeof(*st.groups)))
-		return NULL;
-	g = &st.groups[st.ngroups++];
+	if (x->dev_index != y->dev_index)
+		return x->dev_index < y->dev_index ? -1 : 1;
+	if (x->other != y->other)
+		return x->other ? 1 : -1;
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	return strcmp(x->comm, y->comm);
+}
+
+static void key(struct group *g, uint32_t dev_index, const char *dev, uint32_t port,
+		const char *comm, bool other)
+{
 	memset(g, 0, sizeof(*g));
+	g->dev_index = dev_index;
 	snprintf(g->dev, sizeof(g->dev), "%s", dev);
-	snprintf(g->comm, sizeof(g->comm), "%s", comm);
-	g->port = port;
-	return g;
-}
-
-struct drain {
-	struct snapshot *s;	/* the QPs dumped so far, sorted, or NULL */
-	bool gone;		/* the module went: a new subscription is needed */
-};
-
-/*
- * A destroyed QP's final counts go to its group's retired sums. Its group
- * is the one it was dumped in (this scrape's, else the previous one's);
- * a QP never dumped goes to its device and port with no comm, the event
- * carrying no owner.
- */
-static int event_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
-	struct drain *d = data;
-	struct qp q, *seen = NULL;
-	struct group *g;
-	int i;
-
-	if (nl_family_gone(&st.ev, nlh)) {
-		d->gone = true;
-		return MNL_CB_STOP;
-	}
-	if (nlh->nlmsg_type != st.ev.family_id || mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN ||
-	    genl->cmd != ROCECTL_CMD_QP_DESTROY_NTF || !metrics_qp_parse(nlh, &q) || !q.counted)
-		return MNL_CB_OK;
-	if (d->s && d->s->nqps)
-		seen = bsearch(&q, d->s->qps, d->s->nqps, sizeof(q), metrics_qp_cmp);
-	if (seen)
-		seen->gone = true;	/* its live counts leave with it */
-	else if (st.nlast)
-		seen = bsearch(&q, st.last, st.nlast, sizeof(q), metrics_qp_cmp);
-	g = seen ? group_of(seen->dev, seen->port, seen->comm) : group_of(q.dev, q.port, "");
-	if (!g)
-		return MNL_CB_OK;
-	g->counted = true;
-	for (i = 0; i < QP_NSTATS; i++)
-		g->retired[i] += q.v[i];
-	return MNL_CB_OK;
-}
-
-/* Take every event already queued; false if the subscription is gone or broken. */
-static bool drain_events(struct snapshot *s)
-{
-	struct drain d = { .s = s };
-	int ret;
-
-	if (!st.ev.sock)
-		return false;
-	for (;;) {
-		ret = mnl_socket_recvfrom(st.ev.sock, st.ev.buf, 64 * 1024);
-		if (ret < 0) {
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return true;
-			if (errno == ENOBUFS) {
-				st.events_lost++;
-				continue;
-			}
-			return false;
-		}
-		if (mnl_cb_run(st.ev.buf, ret, 0, 0, event_cb, &d) < 0 || d.gone)
-			return false;
+	g->other = other;
+	if (!other) {
+		g->port = port;
+		snprintf(g->comm, sizeof(g->comm), "%s", comm);
 	}
 }
 
-/* Subscribe anew after a module load: what was retired counted the old one's QPs. */
-static bool subscribe(uint32_t family_id)
+bool sums_update(uint32_t family_id, const struct snapshot *s)
 {
-	if (st.ev.sock && st.family_id == family_id)
-		return true;
-	nl_close(&st.ev);
-	free(st.groups);
-	free(st.last);
-	st.groups = NULL;
-	st.last = NULL;
-	st.ngroups = st.nlast = 0;
-	if (nl_open(&st.ev, true) != EXIT_OK)
-		return false;
-	if (nl_subscribe(&st.ev) != EXIT_OK ||
-	    fcntl(mnl_socket_get_fd(st.ev.sock), F_SETFL, O_NONBLOCK) < 0) {
-		nl_close(&st.ev);
-		return false;
-	}
-	st.family_id = st.ev.family_id;
-	return true;
-}
-
-bool sums_begin(uint32_t family_id)
-{
-	if (subscribe(family_id) && drain_events(NULL))
-		return true;
-	nl_close(&st.ev);
-	return false;
-}
-
-bool sums_add(struct snapshot *s)
-{
-	bool ok = true;
-	size_t i;
+	size_t n = s->nretired + s->nqps, i, j, out = 0;
+	struct group *all;
 	unsigned int k;
 
-	if (st.ev.sock && !drain_events(s)) {
-		nl_close(&st.ev);
-		ok = false;
+	if (family_id != st.family_id) {
+		free(st.groups);
+		st.groups = NULL;
+		st.ngroups = 0;
+		st.family_id = family_id;
 	}
-	/* Live QPs into their groups: the groups keep what their dead QPs counted. */
-	for (i = 0; i < st.ngroups; i++) {
-		memset(st.groups[i].qps, 0, sizeof(st.groups[i].qps));
-		memset(st.groups[i].live, 0, sizeof(st.groups[i].live));
-	}
-	for (i = 0; i < s->nqps; i++) {
-		const struct qp *q = &s->qps[i];
-		struct group *g = group_of(q->dev, q->port, q->comm);
+	all = calloc(n ? n : 1, sizeof(*all));
+	if (!all)
+		return false;
+	/* One entry per destroyed QPs' group and per QP, then merged by key. */
+	for (i = 0; i < s->nretired; i++) {
+		const struct retired *r = &s->retired[i];
 
-		if (!g)
-			continue;
-		if (q->state >= 0 && q->state < NQP_STATES && !q->gone)
+		key(&all[i], r->dev_index, r->dev, r->port, r->comm, r->other);
+		all[i].counted = true;
+		memcpy(all[i].sum, r->v, sizeof(r->v));
+	}
+	for (j = 0; j < s->nqps; j++) {
+		const struct qp *q = &s->qps[j];
+		struct group *g = &all[s->nretired + j];
+
+		key(g, q->dev_index, q->dev, q->port, q->comm, false);
+		if (q->state >= 0 && q->state < NQP_STATES)
 			g->qps[q->state]++;
-		if (!q->counted || q->gone)
-			continue;
-		g->counted = true;
-		for (k = 0; k < QP_NSTATS; k++)
-			g->live[k] += q->v[k];
+		g->counted = q->counted;
+		if (q->counted)
+			memcpy(g->sum, q->v, sizeof(q->v));
 	}
-	return ok;
-}
+	qsort(all, n, sizeof(*all), group_cmp);
+	for (i = 0; i < n; i++) {
+		struct group *g = &all[out];
 
-void sums_keep(struct snapshot *s)
-{
-	free(st.last);
-	st.last = s->qps;
-	st.nlast = s->nqps;
-	s->qps = NULL;
+		if (out && !group_cmp(&all[out - 1], &all[i])) {
+			g = &all[out - 1];
+			g->counted |= all[i].counted;
+			for (k = 0; k < NQP_STATES; k++)
+				g->qps[k] += all[i].qps[k];
+			for (k = 0; k < QP_NSTATS; k++)
+				g->sum[k] += all[i].sum[k];
+			continue;
+		}
+		if (out != i)
+			*g = all[i];
+		out++;
+	}
+	/* Never lower than the last scrape showed. */
+	for (i = 0; i < out; i++) {
+		const struct group *prev = st.ngroups ?
+			bsearch(&all[i], st.groups, st.ngroups, sizeof(*st.groups), group_cmp) : NULL;
+
+		if (!prev)
+			continue;
+		for (k = 0; k < QP_NSTATS; k++)
+			if (prev->sum[k] > all[i].sum[k]) {
+				st.held++;
+				all[i].sum[k] = prev->sum[k];
+			}
+	}
+	free(st.groups);
+	st.groups = all;
+	st.ngroups = out;
+	return true;
 }
 
 const struct group *sums_groups(size_t *n)
@@ -188,7 +115,7 @@ const struct group *sums_groups(size_t *n)
 	return st.groups;
 }
 
-uint64_t sums_events_lost(void)
+uint64_t sums_held(void)
 {
-	return st.events_lost;
+	return st.held;
 }

@@ -1,10 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The exporter's bookkeeping across scrapes: per-QP counters summed per
- * (device, port, comm), sums that never go down. A QP's counts do not
- * leave its sum when it is destroyed: the module's destroy event carries
- * its final counters, and the exporter, subscribed to the events, adds
- * them to what its group has retired.
+ * The exporter's per-QP counters summed per (device, port, comm) -- a
+ * label per QP would make a series per QP, unbounded as QPs come and go
+ * by the thousand -- that never go back.
+ *
+ * A group's sum is what its live QPs count plus what its destroyed ones
+ * did, which the module keeps itself (qp-retired-get, read in the same
+ * scrape before the QPs): no event has to be caught, so none can be lost.
+ * The two dumps are not one snapshot: a QP destroyed between them is in
+ * neither, and its group's sum dips for that scrape. Each sum is shown as
+ * the largest it has been (for the same device, by index, and the same
+ * module load), so a dip shows as no growth, and the next scrape has the
+ * QP in the destroyed ones' sum again. The groups are as many as the
+ * module keeps (bounded per device, module parameter retired_groups, past
+ * which it keeps one "other" group, shown with empty port and comm) plus
+ * those of the live QPs; a group neither has any more is dropped.
  */
 #ifndef ROCECTL_METRICS_SUMS_H
 #define ROCECTL_METRICS_SUMS_H
@@ -17,34 +27,27 @@
 
 #define NQP_STATES	7	/* enum rocectl_qp_state: RESET .. ERR */
 
-/* A (device, port, comm) group of QPs: what its live QPs count and what its destroyed ones did. */
+/* A (device, port, comm) group of QPs. */
 struct group {
+	uint32_t dev_index;
 	char dev[ROCECTL_DEV_NAME_MAX + 1];
 	char comm[16];
 	uint32_t port;
-	bool counted;
-	unsigned int qps[NQP_STATES];
-	uint64_t live[QP_NSTATS], retired[QP_NSTATS];
+	bool other;			/* the module's group past its bound */
+	bool counted;			/* it has counters (soft-RoCE) */
+	unsigned int qps[NQP_STATES];	/* live QPs by state */
+	uint64_t sum[QP_NSTATS];	/* live + destroyed, never lower than before */
 };
 
 /*
- * Before the dump: subscribed to the events of the module with this
- * family id (anew after a module load, which starts the sums over), and
- * the destroys already queued taken, so that they leave their QPs out of
- * it. False if the events failed.
+ * This scrape's groups from s (its destroyed QPs' groups and its QPs),
+ * for the module load whose family id is family_id (another id starts
+ * over: the module's counts started over). False if out of memory.
  */
-bool sums_begin(uint32_t family_id);
-/*
- * After the dump, s's QPs sorted: the destroys during it (their final
- * counts replace the dumped ones), then the live QPs into their groups.
- * False if the events failed.
- */
-bool sums_add(struct snapshot *s);
-/* This scrape's QPs (taken from s), so that the next attributes them when they go. */
-void sums_keep(struct snapshot *s);
-
-/* The groups, and the times the kernel dropped events for the exporter. */
+bool sums_update(uint32_t family_id, const struct snapshot *s);
+/* The groups, sorted by (device index, port, comm). */
 const struct group *sums_groups(size_t *n);
-uint64_t sums_events_lost(void);
+/* Sums shown higher than this scrape read (a QP between the dumps), all groups. */
+uint64_t sums_held(void);
 
 #endif

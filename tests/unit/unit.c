@@ -23,6 +23,7 @@
 #include "wd_judge_test.h"
 #include "check_test.h"
 #include "prom_test.h"
+#include "metrics_sums_test.h"
 #include "qp_type_test.h"
 #include "mlx5/mlx5_test.h"
 #include "qp_counters_test.h"
@@ -367,6 +368,7 @@ int main(void)
 	test_optional_libs();
 	check_tests(report);
 	prom_tests(report);
+	metrics_sums_tests(report);
 	failed += mlx5_tests();
 	failed += qp_counters_tests();
 	failed += qp_follow_tests();
