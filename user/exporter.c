@@ -2,11 +2,18 @@
 /*
  * rocectl exporter: rocectl's metrics for Prometheus (metrics.c), served
  * over HTTP at /metrics by libmicrohttpd, written atomically into
- * node_exporter's textfile directory, or printed once. Each scrape reads
- * the module afresh; one thread serves the scrapes one after the other.
+ * node_exporter's textfile directory, or printed once.
+ *
+ * HTTP: a pool of event-driven server threads, so that idle or slow
+ * clients (one byte a second) hold only a connection slot, never a
+ * thread; and a single flight: one scrape is computed at a time, the
+ * requests arriving meanwhile wait for it and share it, and a result
+ * younger than SHARE_S serves the requests after it. The module and the
+ * RDMA core are read at most once a SHARE_S whatever the clients do.
  */
 #include <errno.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +31,11 @@
 #define LISTEN_DEFAULT		"127.0.0.1:9798"
 #define TEXTFILE_NAME		"rocectl.prom"
 #define INTERVAL_DEFAULT	15
-#define CONN_TIMEOUT_S		10	/* a scraper that stalls is dropped */
-#define CONN_LIMIT		16
+#define CONN_TIMEOUT_S		10	/* a client silent that long is dropped */
+#define CONN_LIMIT		512	/* idle and slow clients hold no thread */
+#define CONN_PER_IP		128	/* one host cannot take every slot */
+#define SERVER_THREADS		4
+#define SHARE_S			1.0	/* a scrape this young is served again */
 
 struct exporter {
 	const char *listen;
@@ -34,6 +44,19 @@ struct exporter {
 	struct metrics_opts o;
 	struct metrics_health h;
 };
+
+/* The last scrape of each format, and the one being computed. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t done;
+	bool running;
+	struct shared {
+		char *buf;
+		size_t len;
+		double at;		/* CLOCK_MONOTONIC seconds, 0: none */
+		const char *type;
+	} fmt[2];			/* text 0.0.4, OpenMetrics */
+} flight = { .lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER };
 
 static volatile sig_atomic_t stop;
 
@@ -81,12 +104,63 @@ static bool wants_openmetrics(struct MHD_Connection *c)
 	return accept && strstr(accept, "application/openmetrics-text");
 }
 
+static double monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * The metrics in format om, computed by this request or shared with the
+ * one computing them (single flight), copied into the response under the
+ * lock: no buffer outlives its response, whatever fails.
+ */
+static enum MHD_Result scrape(struct exporter *ex, struct MHD_Connection *c, bool om)
+{
+	struct shared *sh = &flight.fmt[om];
+	enum MHD_Result ret;
+	struct prom p;
+
+	pthread_mutex_lock(&flight.lock);
+	for (;;) {
+		if (sh->at && monotonic() - sh->at < SHARE_S)
+			break;
+		if (!flight.running) {
+			flight.running = true;
+			pthread_mutex_unlock(&flight.lock);
+			prom_init(&p, om);
+			metrics_write(&p, &ex->o, &ex->h);
+			pthread_mutex_lock(&flight.lock);
+			flight.running = false;
+			pthread_cond_broadcast(&flight.done);
+			if (p.failed) {
+				prom_free(&p);
+				break;
+			}
+			free(sh->buf);
+			sh->buf = p.buf;
+			sh->len = p.len;
+			sh->type = prom_content_type(&p);
+			sh->at = monotonic();
+			break;
+		}
+		pthread_cond_wait(&flight.done, &flight.lock);
+	}
+	if (sh->at)
+		ret = reply(c, MHD_HTTP_OK, sh->type, sh->buf, sh->len, MHD_RESPMEM_MUST_COPY);
+	else
+		ret = text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "Out of memory.\n");
+	pthread_mutex_unlock(&flight.lock);
+	return ret;
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **con_cls)
 {
 	struct exporter *ex = cls;
-	struct prom p;
 
 	(void)version;
 	(void)upload;
@@ -105,14 +179,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		return text(c, MHD_HTTP_OK, "rocectl exporter: the metrics are at /metrics\n");
 	if (strcmp(url, "/metrics"))
 		return text(c, MHD_HTTP_NOT_FOUND, "Not found: the metrics are at /metrics\n");
-	prom_init(&p, wants_openmetrics(c));
-	metrics_write(&p, &ex->o, &ex->h);
-	if (p.failed) {
-		prom_free(&p);
-		return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "Out of memory.\n");
-	}
-	/* MHD frees the buffer with the response. */
-	return reply(c, MHD_HTTP_OK, prom_content_type(&p), p.buf, p.len, MHD_RESPMEM_MUST_FREE);
+	return scrape(ex, c, wants_openmetrics(c));
 }
 
 /* The listening socket, made here so that a refusal says why (MHD would not). */
@@ -184,11 +251,13 @@ static int serve(struct exporter *ex)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigprocmask(SIG_BLOCK, &mask, &old);
-	d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0, NULL, NULL,
+	d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL,
 			     answer, ex,
 			     MHD_OPTION_LISTEN_SOCKET, fd,
+			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)SERVER_THREADS,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)CONN_LIMIT,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)CONN_PER_IP,
 			     MHD_OPTION_END);
 	if (!d) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -202,6 +271,8 @@ static int serve(struct exporter *ex)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	mhd.stop_daemon(d);
 	close(fd);
+	free(flight.fmt[0].buf);
+	free(flight.fmt[1].buf);
 	return EXIT_OK;
 }
 

@@ -7,7 +7,7 @@
 # returning those counters; the textfile output read by a real
 # prometheus-node-exporter; the module going and coming; bad input.
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 15
 W=$(mktemp -d)
 chmod 755 "$W"
 QPT=$ROOT/tests/tools/build/qptraffic
@@ -139,6 +139,106 @@ check_eq "$storms" "$(rc -j watchdog stats dev sim0 | jq '.[0].prios[] | select(
 scrape > "$W/wd.txt" || fail "scrape"
 log_test "watchdog: a storm on sim0 shows as state storm, then monitoring, storms_total one more, as watchdog stats says"
 
+# --- QP churn: sums that never go back and close against rxe's own counters -----------------
+# Three loops create, use and destroy 16 QP pairs each over and over while
+# the exporter is scraped every second: no rocectl_qp_* series may ever be
+# lower than in the scrape before, and once the churn is over the sums plus
+# what no QP took grew exactly as rxe's own sent_pkts and rcvd_pkts did.
+# The module keeps the destroyed QPs' final counts per group itself
+# (qp-retired-get): their sum per device is dev stats' destroyed-qps.
+port_pkts() { rdma -j statistic show link "$1/1" | jq -r '.[0] | "\(.sent_pkts) \(.rcvd_pkts)"'; }
+read -r s0 r0 < <(port_pkts rxe0)
+read -r s1 r1 < <(port_pkts rxe1)
+scrape > "$W/churn-0.txt" || fail "scrape"
+end=$((SECONDS + ${CHURN_SECONDS:-20}))
+churners=
+for i in 1 2 3; do
+	( while [ $SECONDS -lt $end ]; do
+		"$QPT" pair -d rxe0 -D rxe1 -g 1 -n 16 -m 20 -s 64 > /dev/null 2>> "$W/churn.err" || exit 1
+	done ) &
+	churners="$churners $!"
+done
+n=0
+while [ $SECONDS -lt $end ]; do
+	n=$((n + 1))
+	scrape > "$W/churn-$n.txt" || fail "scrape $n during the churn"
+	sleep 1
+done
+for c in $churners; do
+	wait "$c" || fail "a churn loop failed: $(tail -n 3 "$W/churn.err")"
+done
+scrape > "$W/churn-end.txt" || fail "scrape"
+read -r s0e r0e < <(port_pkts rxe0)
+read -r s1e r1e < <(port_pkts rxe1)
+python3 - "$W" "$n" "$s0" "$r0" "$s1" "$r1" "$s0e" "$r0e" "$s1e" "$r1e" <<'PY' > "$W/churn.out" 2>&1 || fail "$(tail -n 4 "$W/churn.out")"
+import re, sys
+w, n = sys.argv[1], int(sys.argv[2])
+s0, r0, s1, r1, s0e, r0e, s1e, r1e = map(int, sys.argv[3:])
+def load(f):
+    m = {}
+    for l in open(f, errors="replace"):
+        if l.startswith("rocectl_qp_") or l.startswith("rocectl_device_unattributed_"):
+            k, v = l.rsplit(" ", 1)
+            m[k] = int(float(v))
+    return m
+files = ["%s/churn-0.txt" % w] + ["%s/churn-%d.txt" % (w, i) for i in range(1, n + 1)] + ["%s/churn-end.txt" % w]
+scrapes = [load(f) for f in files]
+back = []
+for a, b in zip(scrapes, scrapes[1:]):
+    for k, v in a.items():
+        if k.startswith("rocectl_qp_") and "_total{" in k and k in b and b[k] < v:
+            back.append((k, v, b[k]))
+assert not back, "went back: %s" % back[:3]
+def total(m, stat, dev):
+    return sum(v for k, v in m.items() if (k.startswith("rocectl_qp_%s_total{" % stat) or
+               k.startswith("rocectl_device_unattributed_%s_total{" % stat)) and 'device="%s"' % dev in k)
+first, last = scrapes[0], scrapes[-1]
+got = {(d, st): total(last, st, d) - total(first, st, d) for d in ("rxe0", "rxe1") for st in ("tx_packets", "rx_packets")}
+want = {("rxe0", "tx_packets"): s0e - s0, ("rxe0", "rx_packets"): r0e - r0,
+        ("rxe1", "tx_packets"): s1e - s1, ("rxe1", "rx_packets"): r1e - r1}
+assert got == want, "sums %s, rxe's counters %s" % (got, want)
+assert want[("rxe0", "tx_packets")] > 0
+print("%d scrapes; rxe0 sent %d packets, rxe1 %d" % (len(scrapes), want[("rxe0", "tx_packets")], want[("rxe1", "tx_packets")]))
+PY
+churn=$(tail -n 1 "$W/churn.out")
+# Raw netlink: the command names are any bytes (the kernel's ynl CLI
+# decodes strings as ASCII and stops at the bad name of the start).
+python3 - > "$W/retired.json" <<'PY' || fail "qp-retired-get: $(cat "$W/retired.json")"
+import errno, json, os, struct, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
+from nlraw import GenlSocket, NLM_F_REQUEST, NLM_F_DUMP, NLM_F_ACK, attr_str, attr_u32, spec
+sp = spec()
+A = {a: sp.attr(a) for a in ("dev-name", "qp-port", "qp-comm", "qp-retired-qps", "qp-stats", "qp-retired-other")}
+TX = sp.attr("tx-packets", "qp-stat")
+s = GenlSocket()
+def group(attrs):
+    a = dict(attrs)
+    st = dict((t, v) for t, v in __import__("nlraw").parse_attrs(a[A["qp-stats"]]))
+    return {"dev": a[A["dev-name"]].rstrip(b"\0").decode(),
+            "port": struct.unpack("=I", a[A["qp-port"]])[0] if A["qp-port"] in a else None,
+            "comm": a[A["qp-comm"]].rstrip(b"\0").decode(errors="replace") if A["qp-comm"] in a else None,
+            "qps": struct.unpack("=Q", a[A["qp-retired-qps"]])[0],
+            "tx_packets": struct.unpack("=Q", st[TX])[0] if TX in st else 0}
+r = s.request(sp.cmd("qp-retired-get"), flags=NLM_F_REQUEST | NLM_F_DUMP)
+assert r.error in (0, None), ("dump", r.error, r.msg)
+groups = [group(m[1]) for m in r.messages]
+one = [g for g in groups if g["dev"] == "rxe1" and g["comm"] == "qptraffic" and g["port"] == 1]
+assert len(one) == 1, ("rxe1/1/qptraffic groups", one)
+r = s.request(sp.cmd("qp-retired-get"), attr_str(A["dev-name"], "rxe1") + attr_u32(A["qp-port"], 1) +
+              attr_str(A["qp-comm"], "qptraffic"))
+assert len(r.messages) == 1 and group(r.messages[0][1]) == one[0], ("get", r.error, r.msg)
+r = s.request(sp.cmd("qp-retired-get"), attr_str(A["dev-name"], "rxe1") + attr_u32(A["qp-port"], 1) +
+              attr_str(A["qp-comm"], "nosuchcommand"))
+assert r.error == errno.ENOENT, ("get of no group", r.error, r.msg)
+print(json.dumps(groups))
+PY
+for d in rxe0 rxe1; do
+	check_eq "$(jq --arg d "$d" '[.[] | select(.dev == $d) | .tx_packets] | add' "$W/retired.json")" \
+		"$(rc -j dev stats "$d" | jq '.[] | select(.scope == "destroyed-qps") | .counters.tx_packets')" \
+		"$d: the destroyed QPs' groups' tx_packets against dev stats' destroyed-qps"
+done
+log_test "QP churn: $churn; no QP sum went back, each device's sums grew as rxe's own counters; qp-retired-get (dump, get, ENOENT) sums to dev stats' destroyed-qps"
+
 # --- a real Prometheus ------------------------------------------------------------------------
 cat > "$W/prometheus.yml" <<EOF
 global:
@@ -195,7 +295,10 @@ NE=$!
 busywait 60000 curl -sf -o "$W/ne.txt" http://127.0.0.1:9100/metrics || fail "node_exporter: $(tail -n 3 "$W/ne.log")"
 check_eq "$(awk '$1 == "rocectl_up" { print $2 }' "$W/ne.txt")" 1 "rocectl_up through node_exporter"
 check_eq "$(awk '$1 == "node_textfile_scrape_error" { print $2 }' "$W/ne.txt")" 0 "node_textfile_scrape_error"
-check_eq "$(awk -v k="$key" '$1 == k { print $2 }' "$W/ne.txt")" "$(awk -v k="$key" '$1 == k { print $2 }' "$W/tf/rocectl.prom")" "the CE sum through node_exporter"
+# The destroyed QPs' CE sum, as the module keeps it: node_exporter sorts the labels.
+check_eq "$(awk -v k="$key" '$1 == k { print $2 }' "$W/tf/rocectl.prom")" "$after" "the CE sum in the textfile"
+check_eq "$(awk -v k='rocectl_qp_rx_ecn_ce_total{comm="qptraffic",device="rxe1",port="1"}' '$1 == k { print $2 }' "$W/ne.txt")" \
+	"$after" "the CE sum through node_exporter"
 kill $NE; wait $NE 2>/dev/null
 log_test "textfile: DIR/rocectl.prom alone, accepted by promtool, served by a real node_exporter without a scrape error"
 
@@ -208,6 +311,54 @@ module_load || fail "reload"
 up_is() { [ "$(metric rocectl_up)" = "$1" ]; }
 busywait 10000 up_is 1 || fail "rocectl_up after the reload"
 log_test "module unloaded: HTTP 200 with rocectl_up 0 and no stale series; loaded again: rocectl_up 1"
+
+# --- HTTP: slow clients and a single flight -----------------------------------------------------
+# 50 clients connected and silent, 50 sending a request one byte every 2
+# s (slowloris): a real scrape is not delayed past 1 s more than it took
+# alone. Then 20 scrapes at once are one computation, two if they straddle
+# the second a result is shared for (their rocectl_scrapes_total values).
+t_alone=$(curl -sf -o /dev/null -w '%{time_total}' "$URL") || fail "scrape"
+python3 - "$W" <<'PY' > "$W/slow.out" 2>&1 &
+import socket, sys, threading, time
+socks = []
+for i in range(50):
+    s = socket.create_connection(("127.0.0.1", 9798)); socks.append(s)
+req = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 40
+def slow():
+    s = socket.create_connection(("127.0.0.1", 9798)); socks.append(s)
+    try:
+        for b in req:
+            s.send(bytes([b])); time.sleep(2)
+    except OSError:
+        pass
+for i in range(50):
+    threading.Thread(target=slow, daemon=True).start()
+open(sys.argv[1] + "/slow.ready", "w").close()
+time.sleep(30)
+PY
+slowpid=$!
+busywait 20000 test -e "$W/slow.ready" || fail "slow clients: $(cat "$W/slow.out")"
+sleep 3
+t_busy=$(curl -sf --max-time 30 -o "$W/busy.txt" -w '%{time_total}' "$URL") || fail "a scrape among the slow clients failed"
+check_eq "$(awk '$1 == "rocectl_up" { print $2 }' "$W/busy.txt")" 1 "rocectl_up among the slow clients"
+awk -v a="$t_alone" -v b="$t_busy" 'BEGIN { exit !(b <= a + 1.0) }' ||
+	fail "a scrape among 100 slow clients took $t_busy s, alone $t_alone s"
+kill "$slowpid" 2>/dev/null; wait "$slowpid" 2>/dev/null
+sleep 1.5
+pids=
+for i in $(seq 20); do
+	curl -sf -o "$W/par-$i.txt" "$URL" &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p" || fail "one of 20 scrapes at once failed"
+done
+for i in $(seq 20); do
+	check_eq "$(awk '$1 == "rocectl_up" { print $2 }' "$W/par-$i.txt")" 1 "scrape $i of 20 at once"
+done
+runs=$(cat "$W"/par-*.txt | awk '$1 == "rocectl_scrapes_total" { print $2 }' | sort -u | wc -l)
+[ "$runs" -ge 1 ] && [ "$runs" -le 2 ] || fail "20 scrapes at once made $runs computations"
+log_test "HTTP: a scrape among 50 silent and 50 slowloris clients took ${t_busy} s (alone ${t_alone} s); 20 at once were $runs computation(s)"
 
 # --- bad input -----------------------------------------------------------------------------------
 out=$(nobody /run/nobody/rocectl exporter 2>&1); code=$?
