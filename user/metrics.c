@@ -132,6 +132,20 @@ static void write_watchdog(struct prom *p, const struct snapshot *s)
 				 *(const uint64_t *)at);
 		}
 	}
+	prom_family(p, "rocectl_nic_stall_warnings", PROM_COUNTER,
+		    "Warnings of the NIC's stall prevention: its receive path stalled near the limit (nic-stall-prevention) past which it stops sending pause.");
+	for (i = 0; i < s->nstalls; i++) {
+		struct prom_label l[] = { L("netdev", s->stalls[i].netdev) };
+
+		prom_u64(p, l, 1, s->stalls[i].warnings);
+	}
+	prom_family(p, "rocectl_nic_stall_errors", PROM_COUNTER,
+		    "Trips of the NIC's stall prevention: its receive path stalled past the limit and it stopped sending pause (the host does not take what it receives).");
+	for (i = 0; i < s->nstalls; i++) {
+		struct prom_label l[] = { L("netdev", s->stalls[i].netdev) };
+
+		prom_u64(p, l, 1, s->stalls[i].errors);
+	}
 	prom_family(p, "rocectl_watchdog_storm_seconds", PROM_COUNTER,
 		    "Time the priority spent in storms, all storms.");
 	for (i = 0; i < s->nprios; i++) {

@@ -117,6 +117,19 @@ static int wd_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_NETDEV_NAME])
 		return MNL_CB_OK;
+	if (tb[ROCECTL_A_WD_STALL_WARNINGS] || tb[ROCECTL_A_WD_STALL_ERRORS]) {
+		struct stall *st;
+
+		if (!metrics_grow((void **)&s->stalls, s->nstalls, sizeof(*s->stalls)))
+			return MNL_CB_ERROR;
+		st = &s->stalls[s->nstalls++];
+		memset(st, 0, sizeof(*st));
+		snprintf(st->netdev, sizeof(st->netdev), "%s", mnl_attr_get_str(tb[ROCECTL_A_NETDEV_NAME]));
+		if (tb[ROCECTL_A_WD_STALL_WARNINGS])
+			st->warnings = mnl_attr_get_u64(tb[ROCECTL_A_WD_STALL_WARNINGS]);
+		if (tb[ROCECTL_A_WD_STALL_ERRORS])
+			st->errors = mnl_attr_get_u64(tb[ROCECTL_A_WD_STALL_ERRORS]);
+	}
 	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
 		const struct nlattr *p[ROCECTL_A_WDP_MAX + 1];
 		struct prio *w;
@@ -221,6 +234,7 @@ static void restart_ports(void *data)
 static void restart_prios(void *data)
 {
 	((struct snapshot *)data)->nprios = 0;
+	((struct snapshot *)data)->nstalls = 0;
 }
 
 static void restart_qps(void *data)
@@ -302,6 +316,7 @@ void metrics_snapshot_free(struct snapshot *s)
 	free(s->ports);
 	free(s->accts);
 	free(s->prios);
+	free(s->stalls);
 	free(s->qps);
 	free(s->retired);
 }

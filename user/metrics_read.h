@@ -56,6 +56,12 @@ struct qp {
 	uint64_t v[QP_NSTATS];
 };
 
+/* A watched netdev's NIC stall prevention (a backend's: ConnectX, simnic). */
+struct stall {
+	char netdev[IFNAMSIZ];
+	uint64_t warnings, errors;
+};
+
 /*
  * A group of a soft-RoCE device's destroyed QPs, their final counts summed
  * by the module (qp-retired-get): per port and command name, or, past the
@@ -86,6 +92,8 @@ struct snapshot {
 	uint64_t qp_hook_missed;
 	struct prio *prios;
 	size_t nprios;
+	struct stall *stalls;
+	size_t nstalls;
 	struct qp *qps;
 	size_t nqps;
 	struct retired *retired;	/* read before the QPs */

@@ -223,7 +223,7 @@ code=$?
 # timing-waivers names, with the symptom it names, become SKIPs.
 for f in "$OUT"/guest/sc/*/results.tap; do
 	[ -f "$f" ] && cat "$f"
-done | waive | sed -E "s/^(not )?ok - /&$tag: /" | tee -a "$RESULTS"
+done | waive | sed -E "s|^(not )?ok - |&$tag: |" | tee -a "$RESULTS"
 # The job's own lines are in job.log; guest.log has what vm.sh says (a death).
 grep -E '^# (debug|kmemleak)' "$OUT/guest/job.log" 2> /dev/null
 ran=$(wc -l < "$OUT/guest/times" 2> /dev/null || echo 0)

@@ -30,7 +30,7 @@ two_rxe_hosts
 module_load || fail "load"
 simnic_pair sim0 sim1 || fail "simnic"
 timeout "$T" dcb pfc set dev sim0 prio-pfc 3:on || fail "dcb"
-rc watchdog set dev sim0 prio 3 detect 100 restore 200 interval 20 action alert || fail "watch"
+rc watchdog set dev sim0 prio 3 detect 100 restore 200 interval 20 action alert nic-stall-prevention 500 || fail "watch"
 # Not through the function: $! must be the exporter itself, for its exit status.
 "${NOBODY[@]}" /run/nobody/rocectl exporter > "$W/ex.out" 2> "$W/ex.err" &
 EX=$!
@@ -137,7 +137,12 @@ storms=$(metric 'rocectl_watchdog_storms_total{netdev="sim0",prio="3",direction=
 check_eq "$storms" "$(( ${storms0:-0} + 1 ))" "storms"
 check_eq "$storms" "$(rc -j watchdog stats dev sim0 | jq '.[0].prios[] | select(.prio == 3) | .storms')" "storms as watchdog stats says"
 scrape > "$W/wd.txt" || fail "scrape"
-log_test "watchdog: a storm on sim0 shows as state storm, then monitoring, storms_total one more, as watchdog stats says"
+rc -j watchdog show dev sim0 > "$W/wdshow.json" || fail "watchdog show"
+for k in warnings errors; do
+	check_eq "$(awk -v m="rocectl_nic_stall_${k}_total{netdev=\"sim0\"}" '$1 == m { print $2 }' "$W/wd.txt")" \
+		"$(jq ".[0].nic_stall_$k" "$W/wdshow.json")" "NIC stall prevention $k as watchdog show says"
+done
+log_test "watchdog: a storm on sim0 shows as state storm, then monitoring, storms_total one more, as watchdog stats says; stall prevention's counts as watchdog show"
 
 # --- QP churn: sums that never go back and close against rxe's own counters -----------------
 # Three loops create, use and destroy 16 QP pairs each over and over while
