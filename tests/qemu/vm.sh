@@ -39,6 +39,10 @@ echo $(( ${VM_TIMEOUT:-1800} - 60 )) > "$out/limit"
 	echo
 } > "$out/job"
 
+# The kernel log holds a whole lane (16 MiB, not the default 128 KiB): the
+# scenarios find what the kernel said since a mark by counting lines, and
+# a log that wrapped would show them nothing -- a failure, or worse, a
+# "kernel log clean" that read nothing.
 # VM_SMP: the cpus (default 2). The debug lane's kernel has no ACPI and
 # finds its cpus in the BIOS's MP table, which lists one cpu per socket:
 # it asks for two sockets.
@@ -47,7 +51,7 @@ timeout --foreground -k 10 "${VM_TIMEOUT:-1800}" \
 	-display none -monitor none -nic none -no-reboot \
 	-serial "file:$out/console.log" \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 quiet panic=-1 ROCECTL_GUEST_INIT=$here/guest-init.sh${VM_APPEND:+ $VM_APPEND}" \
+	-append "console=ttyS0 quiet panic=-1 log_buf_len=16M ROCECTL_GUEST_INIT=$here/guest-init.sh${VM_APPEND:+ $VM_APPEND}" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs "local,path=$out,mount_tag=results,security_model=none" \
 	</dev/null >"$out/qemu.log" 2>&1 || true
