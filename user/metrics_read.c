@@ -160,7 +160,8 @@ static int wd_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-bool metrics_qp_parse(const struct nlmsghdr *nlh, struct qp *q)
+/* A QP_GET reply into q; false if it names no QP. */
+static bool metrics_qp_parse(const struct nlmsghdr *nlh, struct qp *q)
 {
 	const struct nlattr *tb[ROCECTL_A_MAX + 1];
 

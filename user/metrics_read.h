@@ -111,8 +111,6 @@ bool metrics_read_module(struct nl *nl, struct snapshot *s);
 bool metrics_read_ports(struct nl *nl, struct snapshot *s);
 void metrics_snapshot_free(struct snapshot *s);
 
-/* A QP_GET reply or a QP event into q; false if it names no QP. */
-bool metrics_qp_parse(const struct nlmsghdr *nlh, struct qp *q);
 /* QPs in (device, QPN) order. */
 int metrics_qp_cmp(const void *a, const void *b);
 
