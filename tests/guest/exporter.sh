@@ -235,6 +235,13 @@ assert len(r.messages) == 1 and group(r.messages[0][1]) == one[0], ("get", r.err
 r = s.request(sp.cmd("qp-retired-get"), attr_str(A["dev-name"], "rxe1") + attr_u32(A["qp-port"], 1) +
               attr_str(A["qp-comm"], "nosuchcommand"))
 assert r.error == errno.ENOENT, ("get of no group", r.error, r.msg)
+r = s.request(sp.cmd("qp-retired-get"), attr_str(A["dev-name"], "rxe1") + attr_u32(A["qp-port"], 1))
+assert r.error == errno.EINVAL and not r.messages, ("get without qp-comm", r.error, r.msg)
+r = s.request(sp.cmd("qp-retired-get"), attr_str(A["dev-name"], "rxe1") + attr_u32(A["qp-port"], 1) +
+              attr_str(A["qp-comm"], "a-name-longer-than-15"))
+assert r.error in (errno.EINVAL, errno.ERANGE) and not r.messages, ("over-long qp-comm", r.error, r.msg)
+r = s.request(sp.cmd("qp-retired-get"), attr_str(A["dev-name"], "nosuchdev"), flags=NLM_F_REQUEST | NLM_F_DUMP)
+assert r.error == errno.ENODEV and not r.messages, ("dump of an unknown device", r.error, r.msg)
 print(json.dumps(groups))
 PY
 for d in rxe0 rxe1; do
@@ -242,7 +249,7 @@ for d in rxe0 rxe1; do
 		"$(rc -j dev stats "$d" | jq '.[] | select(.scope == "destroyed-qps") | .counters.tx_packets')" \
 		"$d: the destroyed QPs' groups' tx_packets against dev stats' destroyed-qps"
 done
-log_test "QP churn: $churn; no QP sum went back, each device's sums grew as rxe's own counters; qp-retired-get (dump, get, ENOENT) sums to dev stats' destroyed-qps"
+log_test "QP churn: $churn; no QP sum went back, each device's sums grew as rxe's own counters; qp-retired-get (dump, get; ENOENT, a missing or over-long comm, an unknown device refused) sums to dev stats' destroyed-qps"
 
 # --- a real Prometheus ------------------------------------------------------------------------
 cat > "$W/prometheus.yml" <<EOF
