@@ -259,9 +259,28 @@ int metrics_qp_cmp(const void *a, const void *b)
 	return x->qpn < y->qpn ? -1 : x->qpn > y->qpn;
 }
 
+/*
+ * The module's bound on a device's named groups (its parameter, clamped
+ * as the module clamps it), or 0 if it cannot be read.
+ */
+static unsigned int retired_max(void)
+{
+	FILE *f = fopen("/sys/module/rocectl/parameters/retired_groups", "re");
+	unsigned int v = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%u", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v < 1 ? 0 : v > 65536 ? 65536 : v;
+}
+
 bool metrics_read_module(struct nl *nl, struct snapshot *s)
 {
 	bool failed = false;
+
+	s->retired_max = retired_max();
 
 	failed |= dump(nl, ROCECTL_CMD_DEV_GET, dev_cb, s, restart_ports) != 0;
 	failed |= dump(nl, ROCECTL_CMD_WD_GET, wd_cb, s, restart_prios) != 0;

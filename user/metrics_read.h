@@ -98,6 +98,7 @@ struct snapshot {
 	size_t nqps;
 	struct retired *retired;	/* read before the QPs */
 	size_t nretired;
+	unsigned int retired_max;	/* named groups the module keeps a device, 0 unknown */
 };
 
 /*

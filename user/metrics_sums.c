@@ -39,11 +39,23 @@ static void key(struct group *g, uint32_t dev_index, const char *dev, uint32_t p
 	}
 }
 
+/* The named groups the module keeps for device dev_index, in sorted r[0..n). */
+static size_t named_groups(const struct group *r, size_t n, uint32_t dev_index)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += r[i].dev_index == dev_index && !r[i].other;
+	return k;
+}
+
 bool sums_update(uint32_t family_id, const struct snapshot *s)
 {
-	size_t n = s->nretired + s->nqps, i, j, out = 0;
+	size_t n = s->nretired + s->nqps, nr = s->nretired, i, j, out = 0;
+	uint32_t full_dev = 0;
 	struct group *all;
 	unsigned int k;
+	bool full = false;
 
 	if (family_id != st.family_id) {
 		free(st.groups);
@@ -55,18 +67,32 @@ bool sums_update(uint32_t family_id, const struct snapshot *s)
 	if (!all)
 		return false;
 	/* One entry per destroyed QPs' group and per QP, then merged by key. */
-	for (i = 0; i < s->nretired; i++) {
+	for (i = 0; i < nr; i++) {
 		const struct retired *r = &s->retired[i];
 
 		key(&all[i], r->dev_index, r->dev, r->port, r->comm, r->other);
 		all[i].counted = true;
 		memcpy(all[i].sum, r->v, sizeof(r->v));
 	}
+	qsort(all, nr, sizeof(*all), group_cmp);
 	for (j = 0; j < s->nqps; j++) {
 		const struct qp *q = &s->qps[j];
-		struct group *g = &all[s->nretired + j];
+		struct group *g = &all[nr + j];
 
 		key(g, q->dev_index, q->dev, q->port, q->comm, false);
+		/*
+		 * A device whose module table is full adds this QP's counts to
+		 * "other" when it is destroyed, unless its group is named
+		 * already: shown there while it lives, so that its counts never
+		 * leave one series for another, nor come back lower to a series
+		 * gone meanwhile (a counter reset for Prometheus).
+		 */
+		if (s->retired_max && (j == 0 || q->dev_index != full_dev)) {
+			full_dev = q->dev_index;	/* the QPs come by device */
+			full = named_groups(all, nr, full_dev) >= s->retired_max;
+		}
+		if (full && !bsearch(g, all, nr, sizeof(*all), group_cmp))
+			key(g, q->dev_index, q->dev, 0, "", true);
 		if (q->state >= 0 && q->state < NQP_STATES)
 			g->qps[q->state]++;
 		g->counted = q->counted;

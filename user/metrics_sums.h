@@ -14,7 +14,10 @@
  * QP in the destroyed ones' sum again. The groups are as many as the
  * module keeps (bounded per device, module parameter retired_groups, past
  * which it keeps one "other" group, shown with empty port and comm) plus
- * those of the live QPs; a group neither has any more is dropped.
+ * those of the live QPs; a group neither has any more is dropped. On a
+ * device whose table is full, a live QP of a group the module does not
+ * name is shown in "other" already, where its counts go when it is
+ * destroyed: a series never comes back lower after it was dropped.
  */
 #ifndef ROCECTL_METRICS_SUMS_H
 #define ROCECTL_METRICS_SUMS_H

@@ -55,16 +55,22 @@ static const char *show(void)
 	return buf;
 }
 
-static void step(const char *name, uint32_t family, struct retired *r, size_t nr,
-		 struct qp *q, size_t nq, const char *want)
+static void step_max(const char *name, uint32_t family, unsigned int max, struct retired *r,
+		     size_t nr, struct qp *q, size_t nq, const char *want)
 {
-	struct snapshot s = { .retired = r, .nretired = nr, .qps = q, .nqps = nq };
+	struct snapshot s = { .retired = r, .nretired = nr, .qps = q, .nqps = nq, .retired_max = max };
 	char label[128];
 	const char *got;
 
 	snprintf(label, sizeof(label), "metrics sums: %s", name);
 	got = sums_update(family, &s) ? show() : "(out of memory)";
 	rep(label, !strcmp(got, want), got, want);
+}
+
+static void step(const char *name, uint32_t family, struct retired *r, size_t nr,
+		 struct qp *q, size_t nq, const char *want)
+{
+	step_max(name, family, 0, r, nr, q, nq, want);
 }
 
 void metrics_sums_tests(void (*report)(const char *name, int ok, const char *got, const char *want))
@@ -126,4 +132,39 @@ void metrics_sums_tests(void (*report)(const char *name, int ok, const char *got
 		step("another module load starts over", 11, r, 1, NULL, 0, "rxe0/1/ib_write_bw:1:0");
 	}
 	step("no QP at all: no group", 11, NULL, 0, NULL, 0, "");
+	{
+		/* The module names 2 groups a device: rxe0's are both taken. */
+		struct retired r[] = { R(1, "rxe0", 1, "a", false, 10), R(1, "rxe0", 1, "b", false, 20),
+				       R(1, "rxe0", 0, "", true, 5) };
+		struct qp q[] = { Q(1, "rxe0", 1, "a", 4, true, 1), Q(1, "rxe0", 1, "c", 4, true, 2),
+				  Q(1, "rxe0", 2, "a", 4, true, 4), Q(2, "rxe1", 1, "c", 4, true, 8) };
+
+		step_max("a full device: live QPs of unnamed groups in other, named ones and other devices' as theirs",
+			 12, 2, r, 3, q, 4, "rxe0/1/a:11:1 rxe0/1/b:20:0 rxe0/other0/:11:2 rxe1/1/c:8:1");
+	}
+	{
+		/* c's QP destroyed: its counts moved into the module's other group. */
+		struct retired r[] = { R(1, "rxe0", 1, "a", false, 10), R(1, "rxe0", 1, "b", false, 20),
+				       R(1, "rxe0", 0, "", true, 7) };
+		struct qp q[] = { Q(1, "rxe0", 1, "a", 4, true, 1), Q(1, "rxe0", 2, "a", 4, true, 4) };
+
+		step_max("a full device: an unnamed group's QP destroyed, other's sum goes on", 12, 2, r, 3, q, 2,
+			 "rxe0/1/a:11:1 rxe0/1/b:20:0 rxe0/other0/:11:1");
+	}
+	{
+		/* c again: still in other, never a series of its own come back lower. */
+		struct retired r[] = { R(1, "rxe0", 1, "a", false, 15), R(1, "rxe0", 1, "b", false, 20),
+				       R(1, "rxe0", 0, "", true, 11) };
+		struct qp q[] = { Q(1, "rxe0", 1, "c", 4, true, 1) };
+
+		step_max("a full device: a comm seen before comes back into other", 12, 2, r, 3, q, 1,
+			 "rxe0/1/a:15:0 rxe0/1/b:20:0 rxe0/other0/:12:1");
+	}
+	{
+		struct retired r[] = { R(1, "rxe0", 1, "a", false, 10) };
+		struct qp q[] = { Q(1, "rxe0", 1, "c", 4, true, 1) };
+
+		step_max("room left in the module's table: a new comm is its own group", 13, 2, r, 1, q, 1,
+			 "rxe0/1/a:10:0 rxe0/1/c:1:1");
+	}
 }
