@@ -100,6 +100,11 @@ check-quick:
 check-debug:
 	tests/debug/run.sh full
 
+# The exporter soaked against a real Prometheus (tests/guest/soak.sh).
+check-soak:
+	$(MAKE) -C tests/tools asan
+	VM_TIMEOUT=3600 tests/run --quick soak
+
 check-ofed:
 	tests/ofed/run.sh $(filter-out no,$(OFED))
 
@@ -190,5 +195,5 @@ clean:
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user simnic test-tools style spec check check-unit check-quick check-debug check-ofed demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style spec check check-unit check-quick check-debug check-soak check-ofed demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign

@@ -9,7 +9,10 @@
  * thread; and a single flight: one scrape is computed at a time, the
  * requests arriving meanwhile wait for it and share it, and a result
  * younger than SHARE_S serves the requests after it. The module and the
- * RDMA core are read at most once a SHARE_S whatever the clients do.
+ * RDMA core are read at most once a SHARE_S whatever the clients do. A
+ * result is one libmicrohttpd response, queued to every request that
+ * shares it (the library counts its references): no copy per request, and
+ * memory that depends on the computations, not on the requests.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -51,10 +54,8 @@ static struct {
 	pthread_cond_t done;
 	bool running;
 	struct shared {
-		char *buf;
-		size_t len;
-		double at;		/* CLOCK_MONOTONIC seconds, 0: none */
-		const char *type;
+		struct MHD_Response *r;	/* the last result, NULL: none */
+		double at;		/* CLOCK_MONOTONIC seconds */
 	} fmt[2];			/* text 0.0.4, OpenMetrics */
 } flight = { .lock = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER };
 
@@ -74,26 +75,21 @@ static void catch_signals(void)
 
 /* --- HTTP -------------------------------------------------------------------------- */
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, const char *type,
-			     char *body, size_t len, enum MHD_ResponseMemoryMode mode)
+/* A short answer of a static text. */
+static enum MHD_Result text(struct MHD_Connection *c, unsigned int status, const char *msg)
 {
-	struct MHD_Response *r = mhd.create_response_from_buffer(len, body, mode);
+	struct MHD_Response *r = mhd.create_response_from_buffer(strlen(msg), (char *)msg,
+								 MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result ret;
 
 	if (!r)
 		return MHD_NO;
-	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		mhd.add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	ret = mhd.queue_response(c, status, r);
 	mhd.destroy_response(r);
 	return ret;
-}
-
-static enum MHD_Result text(struct MHD_Connection *c, unsigned int status, const char *msg)
-{
-	return reply(c, status, "text/plain; charset=utf-8", (char *)msg, strlen(msg),
-		     MHD_RESPMEM_PERSISTENT);
 }
 
 /* Whether the scraper asks for OpenMetrics (Accept), as Prometheus does when it can take it. */
@@ -112,44 +108,65 @@ static double monotonic(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* A computed scrape as a response of its own (taking p's buffer), or NULL. */
+static struct MHD_Response *result(struct prom *p)
+{
+	struct MHD_Response *r;
+
+	if (p->failed) {
+		prom_free(p);
+		return NULL;
+	}
+	r = mhd.create_response_from_buffer(p->len, p->buf, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		prom_free(p);
+		return NULL;
+	}
+	if (mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, prom_content_type(p)) != MHD_YES) {
+		mhd.destroy_response(r);
+		return NULL;
+	}
+	return r;
+}
+
 /*
  * The metrics in format om, computed by this request or shared with the
- * one computing them (single flight), copied into the response under the
- * lock: no buffer outlives its response, whatever fails.
+ * one computing them (single flight), queued under the lock: the response
+ * replaced meanwhile is freed by the library after its last request.
  */
 static enum MHD_Result scrape(struct exporter *ex, struct MHD_Connection *c, bool om)
 {
 	struct shared *sh = &flight.fmt[om];
+	struct MHD_Response *r;
 	enum MHD_Result ret;
 	struct prom p;
 
 	pthread_mutex_lock(&flight.lock);
 	for (;;) {
-		if (sh->at && monotonic() - sh->at < SHARE_S)
+		if (sh->r && monotonic() - sh->at < SHARE_S)
 			break;
 		if (!flight.running) {
 			flight.running = true;
 			pthread_mutex_unlock(&flight.lock);
 			prom_init(&p, om);
 			metrics_write(&p, &ex->o, &ex->h);
+			r = result(&p);
 			pthread_mutex_lock(&flight.lock);
 			flight.running = false;
 			pthread_cond_broadcast(&flight.done);
-			if (p.failed) {
-				prom_free(&p);
+			if (!r)
 				break;
-			}
-			free(sh->buf);
-			sh->buf = p.buf;
-			sh->len = p.len;
-			sh->type = prom_content_type(&p);
+			if (sh->r)
+				mhd.destroy_response(sh->r);
+			sh->r = r;
 			sh->at = monotonic();
 			break;
 		}
 		pthread_cond_wait(&flight.done, &flight.lock);
 	}
-	if (sh->at)
-		ret = reply(c, MHD_HTTP_OK, sh->type, sh->buf, sh->len, MHD_RESPMEM_MUST_COPY);
+	/* Out of memory: the last result if there is one, else a 500. */
+	if (sh->r)
+		ret = mhd.queue_response(c, MHD_HTTP_OK, sh->r);
 	else
 		ret = text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "Out of memory.\n");
 	pthread_mutex_unlock(&flight.lock);
@@ -235,7 +252,7 @@ static int serve(struct exporter *ex)
 {
 	sigset_t mask, old;
 	struct MHD_Daemon *d;
-	int fd;
+	int fd, i;
 
 	if (mhd_load())
 		return EXIT_FAILED;
@@ -271,8 +288,9 @@ static int serve(struct exporter *ex)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	mhd.stop_daemon(d);
 	close(fd);
-	free(flight.fmt[0].buf);
-	free(flight.fmt[1].buf);
+	for (i = 0; i < 2; i++)
+		if (flight.fmt[i].r)
+			mhd.destroy_response(flight.fmt[i].r);
 	return EXIT_OK;
 }
 

@@ -327,6 +327,7 @@ void metrics_write(struct prom *p, const struct metrics_opts *o, struct metrics_
 	}
 	if (failed)
 		h->errors++;
+	h->qps_interrupted += s.qps_interrupted;
 	metrics_snapshot_free(&s);
 
 	prom_family(p, "rocectl_up", PROM_GAUGE, "1 if the rocectl module answered this scrape, else 0.");
@@ -337,8 +338,11 @@ void metrics_write(struct prom *p, const struct metrics_opts *o, struct metrics_
 		    "Scrapes in which a request to the kernel failed (the metrics of that part are missing).");
 	prom_u64(p, NULL, 0, h->errors);
 	prom_family(p, "rocectl_qp_sums_held", PROM_COUNTER,
-		    "QP sums shown as high as before because a scrape read them lower (a QP destroyed between the module's two dumps).");
+		    "QP sums shown as high as before because a scrape read them lower (a QP destroyed between the module's two dumps, or missed by a dump QPs raced with).");
 	prom_u64(p, NULL, 0, sums_held());
+	prom_family(p, "rocectl_scrape_qp_dumps_interrupted", PROM_COUNTER,
+		    "Scrapes whose QP dump raced with QPs coming and going: a QP may be missing from that scrape's live counts.");
+	prom_u64(p, NULL, 0, h->qps_interrupted);
 	prom_family(p, "rocectl_scrape_duration_seconds", PROM_GAUGE,
 		    "Time this scrape took to read the kernel and write the metrics.");
 	prom_double(p, NULL, 0, now() - t0);

@@ -20,6 +20,7 @@ struct metrics_opts {
 struct metrics_health {
 	uint64_t scrapes;
 	uint64_t errors;	/* scrapes where a request to the kernel failed */
+	uint64_t qps_interrupted;	/* scrapes whose QP dump raced with churn */
 };
 
 #define METRICS_TOP_DEFAULT	20

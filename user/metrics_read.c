@@ -238,11 +238,6 @@ static void restart_prios(void *data)
 	((struct snapshot *)data)->nstalls = 0;
 }
 
-static void restart_qps(void *data)
-{
-	((struct snapshot *)data)->nqps = 0;
-}
-
 static int dump(struct nl *nl, uint8_t cmd, mnl_cb_t cb, void *data, void (*restart)(void *))
 {
 	struct nl_error e;
@@ -279,15 +274,30 @@ static unsigned int retired_max(void)
 bool metrics_read_module(struct nl *nl, struct snapshot *s)
 {
 	bool failed = false;
+	struct nl_error e;
+	size_t i, n;
 
 	s->retired_max = retired_max();
 
 	failed |= dump(nl, ROCECTL_CMD_DEV_GET, dev_cb, s, restart_ports) != 0;
 	failed |= dump(nl, ROCECTL_CMD_WD_GET, wd_cb, s, restart_prios) != 0;
 	failed |= dump(nl, ROCECTL_CMD_QP_RETIRED_GET, retired_cb, s, restart_retired) != 0;
-	failed |= dump(nl, ROCECTL_CMD_QP_GET, qp_cb, s, restart_qps) != 0;
-	if (s->nqps)
+	/*
+	 * One pass: under QP churn a dump is interrupted again and again,
+	 * and each try costs a scrape's time. A QP it misses makes its
+	 * group's sum dip (held, metrics_sums.h); one seen twice is dropped.
+	 * None can be counted twice with the destroyed QPs' groups, read
+	 * before: a QP is in those only once it has left the QP table.
+	 */
+	failed |= nl_run_once(nl, nl_request(nl, ROCECTL_CMD_QP_GET, NLM_F_DUMP), qp_cb, s, &e) != 0;
+	s->qps_interrupted = nl->interrupted;
+	if (s->nqps) {
 		qsort(s->qps, s->nqps, sizeof(*s->qps), metrics_qp_cmp);
+		for (i = 1, n = 1; i < s->nqps; i++)
+			if (metrics_qp_cmp(&s->qps[n - 1], &s->qps[i]))
+				s->qps[n++] = s->qps[i];
+		s->nqps = n;
+	}
 	return !failed;
 }
 

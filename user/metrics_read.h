@@ -99,6 +99,7 @@ struct snapshot {
 	struct retired *retired;	/* read before the QPs */
 	size_t nretired;
 	unsigned int retired_max;	/* named groups the module keeps a device, 0 unknown */
+	bool qps_interrupted;		/* QPs came or went during the QP dump */
 };
 
 /*

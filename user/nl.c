@@ -342,6 +342,14 @@ int nl_run_quiet(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 	return 0;
 }
 
+int nl_run_once(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
+		struct nl_error *e)
+{
+	int err = nl_exchange(nl, nlh, cb, data, e);
+
+	return err < 0 ? err : 0;
+}
+
 int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data, void (*restart)(void *data))
 {

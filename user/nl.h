@@ -63,6 +63,15 @@ int nl_run_restart(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 int nl_run_quiet(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
 		 void *data, void (*restart)(void *data), struct nl_error *e);
 
+/*
+ * One pass of the request, even if the dump was interrupted by a
+ * concurrent change (nl->interrupted says so): for a reader that copes
+ * with an object missed or seen twice, and must not wait for objects
+ * that never stop changing. 0, or -errno with what the kernel said in *e.
+ */
+int nl_run_once(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data,
+		struct nl_error *e);
+
 /* Prints e as nl_run does, for the socket's family; returns EXIT_FAILED. */
 int nl_report(const struct nl *nl, const struct nl_error *e);
 

@@ -61,6 +61,8 @@ for s in $SCENARIOS; do
 	limit=${SCENARIO_TIMEOUT:-300}
 	# races: four races of RACE_SECONDS each, and their checks.
 	[ "$s" = races ] && limit=$((limit + 4 * ${RACE_SECONDS:-60}))
+	# soak: SOAK_SECONDS of it, then 10,000 scrapes.
+	[ "$s" = soak ] && limit=$((limit + ${SOAK_SECONDS:-300} + 1800))
 	sc=$out/scenarios/$s.tap
 	: > "$sc"
 	SCENARIO=$s RESULTS=$sc timeout -k 5 "$limit" bash "$here/$s.sh"
