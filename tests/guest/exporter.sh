@@ -18,6 +18,9 @@ mkdir -p -m 755 /run/nobody && install -m 755 "$ROCECTL" /run/nobody/rocectl
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all --)
 nobody() { "${NOBODY[@]}" "$@"; }
 scrape() { curl -sf --max-time 30 "$@" "$URL"; }
+# The exporter serves a scrape computed less than a second ago again
+# (single flight): a read that must see what just changed waits it out.
+settle() { sleep 1.1; }
 # metric NAME{LABELS}: its value in a fresh scrape ("" if absent).
 metric() { scrape | awk -v m="$1" '$1 == m { print $2 }'; }
 # wd_state_is STATE: sim0's priority 3 is in STATE, as the exporter says.
@@ -69,6 +72,7 @@ log_test "a QP owner whose name is not UTF-8: the scrape stays valid for promtoo
 hold=$!
 busywait 60000 test -s "$W/hold.json" || fail "traffic: $(cat "$W/hold.err")"
 rdma -j resource show qp > "$W/rdma.json"
+settle
 scrape > "$W/m.txt"
 python3 - "$W/m.txt" "$W/rdma.json" <<'PY' > "$W/py.out" 2>&1 || fail "$(tail -n 3 "$W/py.out")"
 import json, re, subprocess, sys
@@ -112,11 +116,13 @@ tc filter add dev veth1 egress protocol ip u32 match ip protocol 17 0xff \
 ce=$!
 busywait 60000 test -s "$W/ce.json" || fail "traffic: $(cat "$W/ce.err")"
 marked=$(tc -s -j filter show dev veth1 egress | jq '[.[] | .options.actions[]? | select(.kind == "pedit") | .stats.packets] | add')
+settle
 live=$(metric "$key")
 kill $ce; wait $ce 2>/dev/null
 tc qdisc del dev veth1 clsact
 # The QPs are gone: what they counted stays in the sum.
 check_eq "$(rdma -j resource show qp | jq '[.[] | select(.comm == "qptraffic")] | length')" 0 "qptraffic's QPs after it exited"
+settle
 after=$(metric "$key")
 check_eq "$(( ${live:-0} - ${before:-0} ))" "$marked" "the live QPs' CE sum (tc marked $marked)"
 check_eq "$(( ${after:-0} - ${before:-0} ))" "$marked" "CE-marked packets: the exporter's rxe1 sum grew by (tc marked $marked)"
@@ -154,6 +160,7 @@ log_test "watchdog: a storm on sim0 shows as state storm, then monitoring, storm
 port_pkts() { rdma -j statistic show link "$1/1" | jq -r '.[0] | "\(.sent_pkts) \(.rcvd_pkts)"'; }
 read -r s0 r0 < <(port_pkts rxe0)
 read -r s1 r1 < <(port_pkts rxe1)
+settle
 scrape > "$W/churn-0.txt" || fail "scrape"
 end=$((SECONDS + ${CHURN_SECONDS:-20}))
 churners=
@@ -172,6 +179,7 @@ done
 for c in $churners; do
 	wait "$c" || fail "a churn loop failed: $(tail -n 3 "$W/churn.err")"
 done
+settle
 scrape > "$W/churn-end.txt" || fail "scrape"
 read -r s0e r0e < <(port_pkts rxe0)
 read -r s1e r1e < <(port_pkts rxe1)
@@ -317,6 +325,7 @@ log_test "textfile: DIR/rocectl.prom alone, accepted by promtool, served by a re
 # --- the module going and coming -----------------------------------------------------------------
 rc watchdog del dev sim0
 module_unload || fail "unload"
+settle
 check_eq "$(metric rocectl_up)" 0 "rocectl_up without the module"
 check_eq "$(scrape | grep -c '^rocectl_qps{')" 0 "QP series without the module"
 module_load || fail "reload"
