@@ -122,7 +122,7 @@ static size_t distinct_ports(uint16_t *v, size_t n)
 	return d;
 }
 
-/* Who owns q[0..n): "pid P (comm)", or "of K processes". */
+/* Who owns q[0..n): "of pid P (comm)", "of K processes", the kernel, or an owner out of sight. */
 static void owners(const struct ecmp_qp *q, size_t n, char *buf, size_t len)
 {
 	size_t i, k = 1;
@@ -138,8 +138,10 @@ static void owners(const struct ecmp_qp *q, size_t n, char *buf, size_t len)
 		snprintf(buf, len, "of %zu processes", k);
 	else if (q[0].pid)
 		snprintf(buf, len, "of pid %u (%s)", q[0].pid, q[0].comm);
-	else
+	else if (*q[0].comm)
 		snprintf(buf, len, "of the kernel (%s)", q[0].comm);
+	else
+		snprintf(buf, len, "of a process outside this pid namespace");
 }
 
 /*

@@ -118,6 +118,14 @@ void check_ecmp_tests(void (*report)(const char *, int, const char *, const char
 	   "2 QPs of 2 processes to 10.0.1.3 over 1 source port (port 50002 carries 2 of them): "
 	   "QPs on one port take one ECMP path; 2 more destinations like these; fix: " RULE_FIX);
 
+	/* An owner outside the reader's pid namespace: neither pid nor comm. */
+	q[0] = qp("10.0.2.1", 50100, 50100, true, 0, "");
+	q[1] = qp("10.0.2.1", 50100, 50100, true, 0, "");
+	eq(report, "ecmp: QPs of an owner out of sight are named so",
+	   judged(q, 2),
+	   "WARN: 2 QPs of a process outside this pid namespace to 10.0.2.1 over 1 source port (port 50100 carries 2 of them): "
+	   "QPs on one port take one ECMP path; fix: " RULE_FIX);
+
 	eq(report, "ecmp: no QP is a SKIP", judged(q, 0),
 	   "SKIP: no live connected QP on rxe0/1 with a source port (rocectl QP table)");
 }
