@@ -123,6 +123,26 @@
 #endif
 
 /*
+ * The UDP source port RoCEv2 drivers give a connected QP: the GRH's flow
+ * label, else one folded from the two QPNs (symmetric: both ends get the
+ * same port). rdma_get_udp_sport() arrived in 5.18, with rdma_rxe's use
+ * of it at a modify carrying the path; its two halves are older (5.10 has
+ * them). Before, rdma_rxe kept the port it chose from the QPN alone at
+ * creation (qps.c). A macro: ib_verbs.h is not included yet here.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
+#define rdma_get_udp_sport(fl, lqpn, rqpn) ({				\
+	u32 __fl = (fl);						\
+									\
+	rdma_flow_label_to_udp_sport(__fl ? __fl :			\
+				     rdma_calc_flow_label(lqpn, rqpn));	\
+})
+#define ROCECTL_RXE_SPORT_BY_QPN 1
+#else
+#define ROCECTL_RXE_SPORT_BY_QPN 0
+#endif
+
+/*
  * A per-CPU pointer kept as a plain one and back (rocectl's pools hold
  * plain pointers). Since 6.15 x86's __percpu is the compiler's named
  * address space (__seg_gs) where it has one (Debian's 7.x, gcc 14), and a

@@ -46,9 +46,13 @@ static struct rocectl_dev *rocectl_nf_dev(const struct net_device *ndev)
 	return rdev;
 }
 
-/* The packet at skb's network header: RoCEv2 over UDP, parsed into b. */
+/*
+ * The packet at skb's network header: RoCEv2 over UDP, parsed into b, its
+ * UDP source port into sport.
+ */
 static enum rocectl_nf_pkt rocectl_nf_parse(struct sk_buff *skb, u8 pf,
-					    struct rocectl_bth *b, bool *ce)
+					    struct rocectl_bth *b, bool *ce,
+					    u16 *sport)
 {
 	u8 buf[ROCECTL_BTH_PARSE_MAX];
 	struct udphdr _uh;
@@ -77,6 +81,7 @@ static enum rocectl_nf_pkt rocectl_nf_parse(struct sk_buff *skb, u8 pf,
 	uh = skb_header_pointer(skb, off, sizeof(_uh), &_uh);
 	if (!uh || uh->dest != htons(ROCE_V2_UDP_DPORT))
 		return ROCECTL_NF_OTHER;
+	*sport = ntohs(uh->source);
 	len = ntohs(uh->len);
 	/* Segments still to be cut (GSO) are more than one packet. */
 	if (skb_is_gso(skb) || len < sizeof(*uh) || off + len > skb->len)
@@ -95,9 +100,10 @@ static void rocectl_nf_count(struct sk_buff *skb,
 	enum rocectl_nf_pkt kind;
 	struct rocectl_dev *rdev;
 	struct rocectl_bth b;
+	u16 sport;
 	bool ce;
 
-	kind = rocectl_nf_parse(skb, state->pf, &b, &ce);
+	kind = rocectl_nf_parse(skb, state->pf, &b, &ce, &sport);
 	if (kind == ROCECTL_NF_OTHER)
 		return;
 	rcu_read_lock();
@@ -109,7 +115,8 @@ static void rocectl_nf_count(struct sk_buff *skb,
 		rocectl_pkt_unseen_add(skb_is_gso(skb) ?
 				       skb_shinfo(skb)->gso_segs : 1);
 	else if (tx)
-		rocectl_pkt_tx(rdev, rocectl_pkt_sender_rcu(rdev, skb, &b), &b);
+		rocectl_pkt_tx(rdev, rocectl_pkt_sender_rcu(rdev, skb, &b), &b,
+			       sport);
 	else
 		rocectl_pkt_rx(rdev, &b, ce);
 out:

@@ -75,9 +75,13 @@ static void rocectl_account_rx(struct rocectl_dev *rdev, struct rocectl_qp *e,
 }
 
 static void rocectl_account_tx(struct rocectl_dev *rdev, struct rocectl_qp *e,
-			       const struct rocectl_bth *b)
+			       const struct rocectl_bth *b, u16 sport)
 {
 	u32 next;
+
+	/* The port the packet leaves on, as the network's ECMP hashes it. */
+	if (sport)
+		WRITE_ONCE(e->tx_sport, sport);
 
 	rocectl_qp_count_pkt(e, ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_PACKETS),
 			     ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_BYTES), b->payload);
@@ -120,12 +124,12 @@ void rocectl_pkt_rx(struct rocectl_dev *rdev, const struct rocectl_bth *b,
 		rocectl_dev_unattributed(rdev, false, b->payload, ce);
 }
 
-/* A packet sent on rdev by sender (NULL: not known). */
+/* A packet sent on rdev by sender (NULL: not known) from UDP port sport (0: not read). */
 void rocectl_pkt_tx(struct rocectl_dev *rdev, struct rocectl_qp *sender,
-		    const struct rocectl_bth *b)
+		    const struct rocectl_bth *b, u16 sport)
 {
 	if (sender && sender->counts && rocectl_qp_stats_ready(sender))
-		rocectl_account_tx(rdev, sender, b);
+		rocectl_account_tx(rdev, sender, b, sport);
 	else
 		rocectl_dev_unattributed(rdev, true, b->payload, false);
 }

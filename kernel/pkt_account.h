@@ -13,7 +13,7 @@ struct sk_buff;
 void rocectl_pkt_rx(struct rocectl_dev *rdev, const struct rocectl_bth *b,
 		    bool ce);
 void rocectl_pkt_tx(struct rocectl_dev *rdev, struct rocectl_qp *sender,
-		    const struct rocectl_bth *b);
+		    const struct rocectl_bth *b, u16 sport);
 struct rocectl_qp *rocectl_pkt_sender_rcu(struct rocectl_dev *rdev,
 					  const struct sk_buff *skb,
 					  const struct rocectl_bth *b);

@@ -109,6 +109,11 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 		goto cancel;
 	if (in->incomplete && nla_put_flag(skb, ROCECTL_A_QP_INCOMPLETE))
 		goto cancel;
+	if ((in->sport_rule &&
+	     nla_put_u16(skb, ROCECTL_A_QP_SPORT_RULE, in->sport_rule)) ||
+	    (in->sport_wire &&
+	     nla_put_u16(skb, ROCECTL_A_QP_SPORT_WIRE, in->sport_wire)))
+		goto cancel;
 	if (cmd == ROCECTL_CMD_QP_DESTROY_NTF &&
 	    nla_put_u64_64bit(skb, ROCECTL_A_QP_LIFETIME, lifetime, ROCECTL_A_PAD))
 		goto cancel;

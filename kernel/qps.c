@@ -5,6 +5,7 @@
  * preemption off) and device removal; readers are netlink (RCU and the
  * entry's lock) and the packet path (RCU only).
  */
+#include <linux/hash.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -322,6 +323,7 @@ void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 	spin_lock_bh(&e->lock);
 	*info = e->info;
 	spin_unlock_bh(&e->lock);
+	info->sport_wire = READ_ONCE(e->tx_sport);
 
 	if (stats)
 		rocectl_qp_sum(e, stats);
@@ -355,6 +357,43 @@ static void rocectl_gid_copy(u8 *dst, const struct ib_gid_attr *ga)
 		memcpy(dst, ga->gid.raw, 16);
 }
 
+/*
+ * rdma_rxe's own choice of a QP's UDP source port at creation, from its
+ * QPN alone: what its UD and special QPs keep, and every QP before 5.18
+ * (compat.h).
+ */
+static u16 rocectl_rxe_qpn_sport(u32 qpn)
+{
+	return IB_ROCE_UDP_ENCAP_VALID_PORT_MIN | hash_32(qpn, 14);
+}
+
+static bool rocectl_qp_connected(enum ib_qp_type type)
+{
+	return type == IB_QPT_RC || type == IB_QPT_UC ||
+	       type == IB_QPT_XRC_INI || type == IB_QPT_XRC_TGT;
+}
+
+/*
+ * The UDP source port the kernel's rule gives a connected RoCEv2 QP whose
+ * path a modify sets (mlx5's and rdma_rxe's modify, 5.18 on): the flow
+ * label, else the two QPNs folded (compat.h). 0 where it gives none: UD
+ * QPs take theirs from each address handle, RoCEv1 and InfiniBand paths
+ * have no UDP header.
+ */
+static u16 rocectl_qp_sport_rule(const struct ib_qp *qp,
+				 const struct rocectl_qp_info *in,
+				 const struct rdma_ah_attr *ah)
+{
+	const struct ib_gid_attr *sgid = qp->av_sgid_attr;
+
+	if (!rocectl_qp_connected(qp->qp_type) ||
+	    !(rdma_ah_get_ah_flags(ah) & IB_AH_GRH) || !sgid ||
+	    sgid->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return 0;
+	return rdma_get_udp_sport(rdma_ah_read_grh(ah)->flow_label, in->qpn,
+				  in->dest_qpn);
+}
+
 /* Fill what a QP's creation tells: who, what, when. */
 static void rocectl_qp_fill_created(struct rocectl_qp *e, struct ib_qp *qp,
 				    const char *kern_name)
@@ -374,6 +413,8 @@ static void rocectl_qp_fill_created(struct rocectl_qp *e, struct ib_qp *qp,
 	in->port = qp->port;
 	in->create_time = ktime_get_real_ns();
 	in->state_time = in->create_time;
+	if (qp->device->ops.driver_id == RDMA_DRIVER_RXE)
+		in->sport_rule = rocectl_rxe_qpn_sport(qp->qp_num);
 	if (kern_name) {
 		in->kernel = 1;
 		strscpy(in->comm, kern_name, sizeof(in->comm));
@@ -518,6 +559,12 @@ static void rocectl_qp_apply(struct rocectl_qp *e, struct ib_qp *qp,
 		}
 		/* The core keeps the resolved source GID in av_sgid_attr. */
 		rocectl_gid_copy(in->sgid, qp->av_sgid_attr);
+		/* rdma_rxe before 5.18 keeps the port of its creation. */
+		if (!ROCECTL_RXE_SPORT_BY_QPN ||
+		    qp->device->ops.driver_id != RDMA_DRIVER_RXE)
+			in->sport_rule = rocectl_qp_sport_rule(qp, in,
+							       &attr->ah_attr) ?:
+					 in->sport_rule;
 	}
 	/* The PSNs the packet path starts from. */
 	if (mask & IB_QP_RQ_PSN) {
@@ -550,6 +597,7 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	rocectl_qp_apply(e, qp, attr, mask);
 	info = e->info;
 	spin_unlock_bh(&e->lock);
+	info.sport_wire = READ_ONCE(e->tx_sport);
 
 	if ((mask & IB_QP_STATE) && info.state != prev) {
 		trace_qp_modify(rocectl_dev_name(rdev), &info, prev);

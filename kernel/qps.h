@@ -34,14 +34,18 @@ struct rocectl_qp_info {
 	u32 qpn;
 	u8 type;
 	u8 state;
-	u8 kernel;
-	u8 has_path;		/* the fields from RTR on are valid */
+	/* Flags in bits: the entry stays within its 240 bytes. */
+	u8 kernel:1;
+	u8 has_path:1;		/* the fields from RTR on are valid */
+	u8 incomplete:1;	/* a QP verb was missed while it lived */
 	u8 tclass;
 	u8 sl;
 	u8 timeout;
 	u8 retry_cnt;
 	u8 rnr_retry;
-	u8 incomplete;		/* a QP verb was missed while it lived */
+	/* UDP source port: the kernel's rule for it, the last one sent; 0 unknown */
+	u16 sport_rule;
+	u16 sport_wire;
 	u32 port;
 	u32 dest_qpn;
 	u32 path_mtu;
@@ -71,6 +75,8 @@ struct rocectl_qp {
 	/* Bit 0: a modify hook took it on itself to set stats. */
 	unsigned long stats_claim;
 	bool counts;			/* the module counts this QP's packets */
+	/* The UDP source port of its last packet sent (host order; 0: none). */
+	u16 tx_sport;
 	/* info.dest_qpn, for the packet path: finds a loopback packet's sender. */
 	u32 peer_qpn;
 	/* Packet path PSN state (each direction is serialized by the driver). */

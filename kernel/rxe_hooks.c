@@ -63,16 +63,19 @@ static struct rocectl_qp *rocectl_loopback_sender(struct rocectl_dev *rdev,
 /*
  * rxe_rcv(struct sk_buff *skb): skb->data is the BTH, skb->len the packet.
  * Linux 5.10's rdma_rxe hands it over at its UDP header still (later ones
- * pull that first): there the BTH follows the header data points at.
- * Packets from the wire (an input interface set) were counted by the
- * netfilter hooks already.
+ * pull that first, leaving it just before the BTH, at the transport
+ * header): there the BTH follows the header data points at. Packets from
+ * the wire (an input interface set) were counted by the netfilter hooks
+ * already.
  */
 static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct sk_buff *skb = (struct sk_buff *)regs_get_kernel_argument(regs, 0);
 	struct rocectl_dev *rdev;
+	const struct udphdr *uh = NULL;
 	struct rocectl_bth b;
 	const u8 *p;
+	u16 sport;
 	u32 len;
 
 	if (!skb || skb->skb_iif)
@@ -85,17 +88,23 @@ static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 	if (skb_transport_header_was_set(skb) && p == skb_transport_header(skb)) {
 		if (len < sizeof(struct udphdr))
 			goto unseen;
+		uh = (const struct udphdr *)p;
 		p += sizeof(struct udphdr);
 		len -= sizeof(struct udphdr);
+	} else if (skb_transport_header_was_set(skb) &&
+		   p == skb_transport_header(skb) + sizeof(struct udphdr)) {
+		uh = udp_hdr(skb);
 	}
 	if (!rocectl_bth_parse(p, len, &b))
 		goto unseen;
+	sport = uh ? ntohs(uh->source) : 0;
 
 	/* Our own map from netdev to device: no reference taken per packet. */
 	rcu_read_lock();
 	rdev = rocectl_dev_by_netdev_rcu(skb->dev->ifindex);
 	if (rdev) {
-		rocectl_pkt_tx(rdev, rocectl_loopback_sender(rdev, skb, &b), &b);
+		rocectl_pkt_tx(rdev, rocectl_loopback_sender(rdev, skb, &b), &b,
+			       sport);
 		rocectl_pkt_rx(rdev, &b, rocectl_skb_ce(skb));
 	} else {
 		rocectl_pkt_unseen();

@@ -4,6 +4,8 @@
  *
  *   rocectl:qp_create      dev qpn type pid comm kernel
  *   rocectl:qp_modify      dev qpn old_state new_state port dest_qpn
+ *                          sport (the kernel's rule's UDP source port, 0
+ *                          where none)
  *   rocectl:qp_destroy     dev qpn type pid comm lifetime_ns and the QP's
  *                          lifetime totals: tx/rx packets and bytes,
  *                          rx_ecn_ce, rx_cnp, rx_nak_seq, tx_retrans
@@ -64,6 +66,7 @@ TRACE_EVENT(qp_modify,
 		__field(u8, new_state)
 		__field(u32, port)
 		__field(u32, dest_qpn)
+		__field(u16, sport)
 	),
 	TP_fast_assign(
 		rocectl_assign_str(dev, dev);
@@ -72,10 +75,12 @@ TRACE_EVENT(qp_modify,
 		__entry->new_state = qp->state;
 		__entry->port = qp->port;
 		__entry->dest_qpn = qp->dest_qpn;
+		__entry->sport = qp->sport_rule;
 	),
-	TP_printk("dev=%s qpn=%u old_state=%u new_state=%u port=%u dest_qpn=%u",
+	TP_printk("dev=%s qpn=%u old_state=%u new_state=%u port=%u dest_qpn=%u sport=%u",
 		  __get_str(dev), __entry->qpn, __entry->old_state,
-		  __entry->new_state, __entry->port, __entry->dest_qpn)
+		  __entry->new_state, __entry->port, __entry->dest_qpn,
+		  __entry->sport)
 );
 
 TRACE_EVENT(qp_destroy,

@@ -115,7 +115,7 @@ for o in j:
 p = [o for o in j if o["check"] == "pcie"][0]
 assert (p["dev"], p["port"], p["netdev"], p["result"]) == ("mlx5_0", 1, "ckfake0", "WARN"), p
 assert "no ASPM controls" in p["evidence"], p
-assert [o["check"] for o in j] == ["device", "pfc", "trust", "mtu", "pause", "watchdog", "ecn", "pcie"], j
+assert [o["check"] for o in j] == ["device", "pfc", "trust", "mtu", "pause", "watchdog", "ecn", "pcie", "ecmp"], j
 print("ok")' 2>&1)
 result "JSON: an array of {dev, port, netdev, check, result, evidence, fix?}, the checks in order" \
 	"$([ "$j" = ok ] && echo 0 || echo 1)" "$(printf '%s' "$j" | tail -n 1)"

@@ -166,6 +166,7 @@ static const struct {
 	{ "watchdog", check_watchdog },
 	{ "ecn", check_ecn },
 	{ "pcie", check_pcie },
+	{ "ecmp", check_ecmp },
 };
 
 static void check_port(struct check_ctx *c, const struct check_port *p)
@@ -263,7 +264,7 @@ static int check_help(struct rocectl *rc)
 	       "       rocectl check help\n"
 	       "Checks the host side of lossless RoCE on every RDMA port with a netdev,\n"
 	       "or on DEV (an RDMA device or its netdev): device, pfc, trust, mtu,\n"
-	       "pause, watchdog, ecn, pcie. One line per check: PASS, WARN, FAIL or\n"
+	       "pause, watchdog, ecn, pcie, ecmp. One line per check: PASS, WARN, FAIL or\n"
 	       "SKIP, the evidence and, for WARN and FAIL, a command that fixes it.\n"
 	       "P: the lossless priority (0..7; default: inferred from PFC), D: the\n"
 	       "RoCE DSCP (0..63; default 26), M: the netdev MTU meant (68..65535).\n"

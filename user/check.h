@@ -146,7 +146,7 @@ char *check_sysfs_read(const struct check_ctx *c, char *buf, size_t len,
  * them in this order): the port's state and GIDs (check_device.c); the
  * NIC's DCB and flow control (check_dcb.c); the MTU (check_mtu.c); the
  * watchdog and the NIC's stall prevention (check_watchdog.c); what the NIC
- * shows only in sysfs (check_sysfs.c).
+ * shows only in sysfs (check_sysfs.c); the QPs' ECMP entropy (check_ecmp.c).
  */
 void check_device(struct check_ctx *c);
 void check_pfc(struct check_ctx *c);
@@ -156,5 +156,23 @@ void check_pause(struct check_ctx *c);
 void check_watchdog(struct check_ctx *c);
 void check_ecn(struct check_ctx *c);
 void check_pcie(struct check_ctx *c);
+void check_ecmp(struct check_ctx *c);
+
+/* One live connected QP as the ecmp check weighs it (check_ecmp.c). */
+struct ecmp_qp {
+	unsigned char dgid[16];
+	uint16_t sport;		/* the wire's, else the rule's */
+	uint16_t rule;		/* the kernel's rule's, 0 unknown */
+	bool wire;		/* sport was seen on the wire */
+	uint32_t pid;		/* 0: a kernel QP, or an owner out of sight */
+	char comm[32];		/* "": an owner out of sight */
+};
+
+/*
+ * The ecmp check's finding on the n QPs of the port named where ("rxe0/1"):
+ * WARN for QPs to one destination on one source port, or a process's many
+ * QPs over a handful; else PASS with the count of distinct ports. Reorders q.
+ */
+void check_ecmp_judge(struct ecmp_qp *q, size_t n, const char *where, struct finding *f);
 
 #endif

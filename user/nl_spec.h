@@ -72,6 +72,8 @@ static const enum mnl_attr_data_type rocectl_attr_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_INCOMPLETE] = MNL_TYPE_FLAG,
 	[ROCECTL_A_QP_RETIRED_QPS] = MNL_TYPE_U64,
 	[ROCECTL_A_QP_RETIRED_OTHER] = MNL_TYPE_FLAG,
+	[ROCECTL_A_QP_SPORT_RULE] = MNL_TYPE_U16,
+	[ROCECTL_A_QP_SPORT_WIRE] = MNL_TYPE_U16,
 };
 
 /* enum rocectl_attr: each attribute's name in the spec. */
@@ -139,6 +141,8 @@ static const char *const rocectl_attr_names[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_INCOMPLETE] = "qp-incomplete",
 	[ROCECTL_A_QP_RETIRED_QPS] = "qp-retired-qps",
 	[ROCECTL_A_QP_RETIRED_OTHER] = "qp-retired-other",
+	[ROCECTL_A_QP_SPORT_RULE] = "qp-sport-rule",
+	[ROCECTL_A_QP_SPORT_WIRE] = "qp-sport-wire",
 };
 
 /* enum rocectl_port_attr: each attribute's type, by the spec. */

@@ -75,6 +75,32 @@ static void print_gid(const struct nlattr *a, const char *key, const char *fmt)
 	out_str(key, fmt, buf);
 }
 
+/*
+ * The UDP source port, the one field of the RoCEv2 5-tuple that varies per
+ * QP: the wire's where the module saw one sent, else the kernel's rule's;
+ * both in JSON. Text names the rule's too where the two differ.
+ */
+static void print_sport(const struct nlattr **tb)
+{
+	const struct nlattr *rule = tb[ROCECTL_A_QP_SPORT_RULE];
+	const struct nlattr *wire = tb[ROCECTL_A_QP_SPORT_WIRE];
+	unsigned int r = rule ? mnl_attr_get_u16(rule) : 0;
+	unsigned int w = wire ? mnl_attr_get_u16(wire) : 0;
+
+	if (!r && !w)
+		return;
+	out_uint("sport", NULL, w ? w : r);
+	out_str("sport_source", NULL, w ? "wire" : "rule");
+	if (r)
+		out_uint("sport_rule", NULL, r);
+	if (w)
+		out_uint("sport_wire", NULL, w);
+	if (w && r && w != r)
+		out_text("sport %u (wire; rule %u) ", w, r);
+	else
+		out_text("sport %u (%s) ", w ? w : r, w ? "wire" : "rule");
+}
+
 void qp_print_fields(const struct nlattr **tb, bool details)
 {
 	uint8_t tclass;
@@ -118,6 +144,7 @@ void qp_print_fields(const struct nlattr **tb, bool details)
 	}
 	if (tb[ROCECTL_A_QP_SL])
 		out_uint("sl", "sl %" PRIu64 " ", mnl_attr_get_u8(tb[ROCECTL_A_QP_SL]));
+	print_sport(tb);
 	if (tb[ROCECTL_A_QP_PATH_MTU])
 		out_uint("mtu", "mtu %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_PATH_MTU]));
 	if (tb[ROCECTL_A_QP_LIFETIME]) {

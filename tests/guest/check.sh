@@ -8,7 +8,7 @@
 # what dcb(8), ip(8), ethtool(8), ibv_devinfo(1) and
 # sysfs show; JSON; bad input.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 17
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 
@@ -94,7 +94,7 @@ expect pause PASS '802.3x pause off: rx off tx off \(ETHTOOL_GPAUSEPARAM\); PFC 
 expect watchdog PASS "watches priority 3 on sim0 .*NIC stall prevention $stall ms"
 expect ecn SKIP 'no ECN sysfs \(/sys/class/net/sim0/ecn\): not a ConnectX \(mlx5\) netdev'
 expect pcie SKIP 'sim0 is not a PCI device'
-check_eq "$(printf '%s\n' "$out" | wc -l)" 8 "lines for rxe0"
+check_eq "$(printf '%s\n' "$out" | wc -l)" 9 "lines for rxe0"
 chk
 status 0
 check_eq "$(printf '%s\n' "$out" | grep -c '^PASS .* rxe1/1 sim1: ')" 6 "PASS lines for rxe1 (every port without dev)"
@@ -259,6 +259,90 @@ status 0
 expect watchdog PASS "watches priority 3 on sim0 .*NIC stall prevention $stall ms"
 log_test "watchdog: no watch, another priority, stall prevention off warn; the fixes work"
 
+# --- ecmp: each QP's UDP source port, and the QPs' entropy -------------------------------
+# rule_port LQPN RQPN: the port the kernel's rule gives a connected QP, computed
+# here: the two QPNs' product folded to 20 bits, then 14 (rdma_get_udp_sport),
+# or before 5.18 soft-RoCE's hash of its own QPN.
+rule_port() {
+	local v
+	if [ "$(printf '%s\n' 5.18 "$(uname -r)" | sort -V | head -n 1)" = 5.18 ]; then
+		v=$(($1 * $2))
+		v=$((v ^ (v >> 20)))
+		v=$(((v ^ (v >> 40)) & 0xfffff))
+		echo $((0xc000 | ((v & 0x3fff) ^ ((v & 0xfc000) >> 14))))
+	else
+		echo $((0xc000 | ((($1 * 0x61c88647) & 0xffffffff) >> 18)))
+	fi
+}
+# hold_pairs ARGS...: qptraffic pair ARGS held open; $holder, $hpid, $W/hold.json.
+hold_pairs() {
+	timeout -k 5 120 "$QPT" pair "$@" -m 10 -s 64 --tos 104 --hold > "$W/hold.json" 2> "$W/hold.err" &
+	holder=$!
+	busywait 20000 test -s "$W/hold.json" || fail "qptraffic: $(cat "$W/hold.err")"
+	hpid=$(jq .pid "$W/hold.json")
+}
+python3 "$ROOT/tests/tools/roce_sports.py" sim0 60 > "$W/cap.json" 2> "$W/cap.err" &
+cap=$!
+busywait 20000 grep -q listening "$W/cap.err" || fail "capture: $(cat "$W/cap.err")"
+hold_pairs -d rxe0 -D rxe1 -n 3
+kill "$cap"; wait "$cap"
+rc -j qp show dev rxe0 > "$W/qp0.json" && rc -j qp show dev rxe1 > "$W/qp1.json" || fail "qp show"
+python3 - "$W/hold.json" "$W/cap.json" "$W/qp0.json" "$W/qp1.json" > "$W/py.out" 2>&1 <<'PY' || fail "sport: $(tail -n 3 "$W/py.out")"
+import json, sys
+hold, cap = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+qp0 = {q["lqpn"]: q for q in json.load(open(sys.argv[3]))}
+qp1 = {q["lqpn"]: q for q in json.load(open(sys.argv[4]))}
+def captured(src, dqpn):	# the ports the capture saw from src to dqpn
+    return sorted({f["sport"] for f in cap if f["src"] == src and f["dqpn"] == dqpn})
+for p in hold["pairs"]:
+    for q, src, peer in ((qp0[p["a_qpn"]], "198.51.100.1", p["b_qpn"]),
+                         (qp1[p["b_qpn"]], "198.51.100.2", p["a_qpn"])):
+        seen = captured(src, peer)
+        assert len(seen) == 1, (q["lqpn"], "captured", seen)
+        got = (q.get("sport_wire"), q.get("sport_rule"), q.get("sport"), q.get("sport_source"))
+        assert got == (seen[0], seen[0], seen[0], "wire"), (q["lqpn"], got, "captured", seen[0])
+print(len(hold["pairs"]) * 2)
+PY
+check_eq "$(tail -n 1 "$W/py.out")" 6 "QPs whose ports agree with the capture"
+a=$(jq '.pairs[0].a_qpn' "$W/hold.json")
+b=$(jq '.pairs[0].b_qpn' "$W/hold.json")
+p=$(rule_port "$a" "$b")
+check_match "$(rc qp show dev rxe0 lqpn "$a")" "lqpn $a rqpn $b .* sport $p \(wire\) " "qp show's text"
+log_test "sport: on soft-RoCE the kernel's rule's port and the wire's agree per RC QP after traffic, and with a packet capture"
+
+# Three pairs across: distinct ports (as the capture saw them) pass, counted.
+d=$(jq '[.[] | select(.src == "198.51.100.1") | .sport] | unique | length' "$W/cap.json")
+chk dev rxe0
+if [ "$d" = 3 ]; then
+	expect ecmp PASS '3 live QPs on rxe0/1 to 1 destination over 3 distinct source ports, none shared towards one destination \(ports seen on the wire; rocectl QP table\)$'
+else
+	expect ecmp WARN "3 QPs of pid $hpid \(qptraffic\) to 198\.51\.100\.2 over $d source port"
+fi
+kill "$holder"; wait "$holder"
+# Two loopback pairs of one process: on one host both ends of a pair go to one
+# destination, and the rule, symmetric in the QPNs, gives them one port.
+hold_pairs -d rxe0 -n 2
+ports=()
+for i in 0 1; do
+	a=$(jq ".pairs[$i].a_qpn" "$W/hold.json")
+	b=$(jq ".pairs[$i].b_qpn" "$W/hold.json")
+	ports+=("$(rule_port "$a" "$b")" "$(rule_port "$b" "$a")")
+done
+d=$(printf '%s\n' "${ports[@]}" | sort -u | wc -l)
+top=$(printf '%s\n' "${ports[@]}" | sort -n | uniq -d | head -n 1)
+chk dev rxe0
+if [ "$d" -lt 4 ]; then
+	expect ecmp WARN "^WARN ecmp rxe0/1 sim0: 4 QPs of pid $hpid \(qptraffic\) to 198\.51\.100\.1 over $d source ports \(port $top carries 2 of them\): QPs on one port take one ECMP path; fix: give the QPs to one destination distinct GRH flow labels .*NCCL_IB_QPS_PER_CONNECTION=4\)$"
+else
+	expect ecmp PASS '4 live QPs on rxe0/1 to 1 destination over 4 distinct source ports'
+fi
+rc -j check dev rxe0 | jq -c '.[] | select(.check == "ecmp") | .result' > "$W/ecmp.json"
+check_eq "$(< "$W/ecmp.json")" "\"$([ "$d" -lt 4 ] && echo WARN || echo PASS)\"" "ecmp in JSON"
+kill "$holder"; wait "$holder"
+chk dev rxe0
+expect ecmp SKIP 'no live connected QP on rxe0/1 with a source port'
+log_test "ecmp: symmetric loopback pairs share a port (WARN with the numbers and the fix), distinct ports PASS counted, no QP SKIPs"
+
 # --- JSON ----------------------------------------------------------------------------------
 timeout "$T" dcb pfc set dev sim0 prio-pfc 4:on
 rc watchdog del dev sim0 prio 4
@@ -272,7 +356,7 @@ python3 - "$W/check.json" "$W/check.txt" > "$W/py.out" 2>&1 <<'PY' || fail "JSON
 import json, re, sys
 j = json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read().splitlines()
-assert isinstance(j, list) and len(j) == len(text) == 8, (len(j), len(text))
+assert isinstance(j, list) and len(j) == len(text) == 9, (len(j), len(text))
 for o, line in zip(j, text):
     for k in ("dev", "port", "netdev", "check", "result", "evidence"):
         assert k in o, (k, o)
@@ -281,7 +365,7 @@ for o, line in zip(j, text):
     assert line.startswith("%s %s rxe0/1 sim0: %s" % (o["result"], o["check"], o["evidence"])), (o, line)
     assert ("fix" in o) == line.endswith("; fix: " + o.get("fix", "\0")), (o, line)
 r = {o["check"]: o for o in j}
-assert [o["check"] for o in j] == ["device", "pfc", "trust", "mtu", "pause", "watchdog", "ecn", "pcie"]
+assert [o["check"] for o in j] == ["device", "pfc", "trust", "mtu", "pause", "watchdog", "ecn", "pcie", "ecmp"]
 assert r["pfc"]["result"] == "WARN" and r["pfc"]["fix"] == "dcb pfc set dev sim0 prio-pfc 4:off", r["pfc"]
 assert "fix" not in r["device"] and r["device"]["result"] == "PASS", r["device"]
 assert r["ecn"]["result"] == "SKIP" and "fix" not in r["ecn"]

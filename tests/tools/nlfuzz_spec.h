@@ -72,6 +72,8 @@ static const struct ainfo top_attrs[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_INCOMPLETE] = { T_ANY },
 	[ROCECTL_A_QP_RETIRED_QPS] = { T_U64 },
 	[ROCECTL_A_QP_RETIRED_OTHER] = { T_ANY },
+	[ROCECTL_A_QP_SPORT_RULE] = { T_U16 },
+	[ROCECTL_A_QP_SPORT_WIRE] = { T_U16 },
 };
 
 static const struct ainfo port_attrs[ROCECTL_A_PORT_MAX + 1] = {

@@ -22,6 +22,7 @@
 #include "bth_test.h"
 #include "wd_judge_test.h"
 #include "check_test.h"
+#include "check_ecmp_test.h"
 #include "prom_test.h"
 #include "metrics_sums_test.h"
 #include "qp_type_test.h"
@@ -367,6 +368,7 @@ int main(void)
 	test_dispatch();
 	test_optional_libs();
 	check_tests(report);
+	check_ecmp_tests(report);
 	prom_tests(report);
 	metrics_sums_tests(report);
 	failed += mlx5_tests();
