@@ -123,20 +123,14 @@
 #endif
 
 /*
- * The UDP source port RoCEv2 drivers give a connected QP: the GRH's flow
- * label, else one folded from the two QPNs (symmetric: both ends get the
- * same port). rdma_get_udp_sport() arrived in 5.18, with rdma_rxe's use
- * of it at a modify carrying the path; its two halves are older (5.10 has
- * them). Before, rdma_rxe kept the port it chose from the QPN alone at
- * creation (qps.c). A macro: ib_verbs.h is not included yet here.
+ * rdma_rxe gives a connected QP the kernel's rule's UDP source port at a
+ * modify carrying the path since "RDMA/rxe: Use the standard method to
+ * produce udp source port" (5.18, with rdma_get_udp_sport()); before, it
+ * kept the port it chose from the QPN alone at its creation (qps.c). A
+ * kernel with the change backported shows the rule's port as the creation
+ * one; soft-RoCE's packets, which the module sees, show the port sent.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(5, 18, 0)
-#define rdma_get_udp_sport(fl, lqpn, rqpn) ({				\
-	u32 __fl = (fl);						\
-									\
-	rdma_flow_label_to_udp_sport(__fl ? __fl :			\
-				     rdma_calc_flow_label(lqpn, rqpn));	\
-})
 #define ROCECTL_RXE_SPORT_BY_QPN 1
 #else
 #define ROCECTL_RXE_SPORT_BY_QPN 0

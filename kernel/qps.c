@@ -375,23 +375,26 @@ static bool rocectl_qp_connected(enum ib_qp_type type)
 
 /*
  * The UDP source port the kernel's rule gives a connected RoCEv2 QP whose
- * path a modify sets (mlx5's and rdma_rxe's modify, 5.18 on): the flow
- * label, else the two QPNs folded (compat.h). 0 where it gives none: UD
- * QPs take theirs from each address handle, RoCEv1 and InfiniBand paths
- * have no UDP header.
+ * path a modify sets (mlx5's and rdma_rxe's modify, compat.h): the flow
+ * label, else the two QPNs folded -- rdma_get_udp_sport(), spelled with
+ * its two halves, which every kernel from 5.10 has (it came in 5.18). 0
+ * where it gives none: UD QPs take theirs from each address handle,
+ * RoCEv1 and InfiniBand paths have no UDP header.
  */
 static u16 rocectl_qp_sport_rule(const struct ib_qp *qp,
 				 const struct rocectl_qp_info *in,
 				 const struct rdma_ah_attr *ah)
 {
 	const struct ib_gid_attr *sgid = qp->av_sgid_attr;
+	u32 fl;
 
 	if (!rocectl_qp_connected(qp->qp_type) ||
 	    !(rdma_ah_get_ah_flags(ah) & IB_AH_GRH) || !sgid ||
 	    sgid->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
 		return 0;
-	return rdma_get_udp_sport(rdma_ah_read_grh(ah)->flow_label, in->qpn,
-				  in->dest_qpn);
+	fl = rdma_ah_read_grh(ah)->flow_label;
+	return rdma_flow_label_to_udp_sport(fl ?: rdma_calc_flow_label(in->qpn,
+								     in->dest_qpn));
 }
 
 /* Fill what a QP's creation tells: who, what, when. */
