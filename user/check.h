@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <net/if.h>
+#include <linux/netlink.h>
 #include <linux/rocectl.h>
 
 #include "dcb.h"
@@ -92,6 +93,12 @@ void finding_add(struct finding *f, enum check_result r, const char *fix,
 /* Append to the string in buf, after sep if it is not empty; truncated to len. */
 void check_append(char *buf, size_t len, const char *sep, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * Whether a QP of the module's dump (its attributes tb) is alive -- ready
+ * to receive or send: RTR, RTS, SQD, SQE -- on port (or names no port).
+ */
+bool check_qp_live_on(const struct nlattr *const *tb, uint32_t port);
 
 /* "3" or "3,4" or "none": the priorities of a mask, in buf. */
 const char *check_prio_list(uint8_t mask, char *buf, size_t len);

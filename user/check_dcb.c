@@ -99,16 +99,12 @@ static int qps_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ROCECTL_A_MAX + 1];
 	struct qp_scan *s = data;
-	unsigned int dscp, i, state;
+	unsigned int dscp, i;
 	uint32_t pid;
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM] || !tb[ROCECTL_A_QP_TCLASS])
 		return MNL_CB_OK;
-	state = tb[ROCECTL_A_QP_STATE] ? mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE]) : 0;
-	/* Alive: ready to receive or send (RTR, RTS, SQD, SQE). */
-	if (state < ROCECTL_QPS_RTR || state > ROCECTL_QPS_SQE)
-		return MNL_CB_OK;
-	if (tb[ROCECTL_A_QP_PORT] && mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]) != s->p->port)
+	if (!check_qp_live_on(tb, s->p->port))
 		return MNL_CB_OK;
 	dscp = mnl_attr_get_u8(tb[ROCECTL_A_QP_TCLASS]) >> 2;
 	pid = tb[ROCECTL_A_QP_PID] ? mnl_attr_get_u32(tb[ROCECTL_A_QP_PID]) : 0;

@@ -43,17 +43,12 @@ static int ecmp_qps_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *tb[ROCECTL_A_MAX + 1];
 	struct ecmp_scan *s = data;
 	struct ecmp_qp *q;
-	unsigned int state;
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_TYPE] || !tb[ROCECTL_A_QP_DGID] ||
 	    !connected(mnl_attr_get_u8(tb[ROCECTL_A_QP_TYPE])) ||
 	    (!tb[ROCECTL_A_QP_SPORT_WIRE] && !tb[ROCECTL_A_QP_SPORT_RULE]))
 		return MNL_CB_OK;
-	state = tb[ROCECTL_A_QP_STATE] ? mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE]) : 0;
-	/* Alive: ready to receive or send (RTR, RTS, SQD, SQE). */
-	if (state < ROCECTL_QPS_RTR || state > ROCECTL_QPS_SQE)
-		return MNL_CB_OK;
-	if (tb[ROCECTL_A_QP_PORT] && mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]) != s->p->port)
+	if (!check_qp_live_on(tb, s->p->port))
 		return MNL_CB_OK;
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
