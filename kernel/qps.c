@@ -681,8 +681,7 @@ static bool rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
 	if (!ib_query_qp(qp, attr, mask, &init)) {
 		/* Only connected QPs have a path. */
 		if (attr->qp_state >= IB_QPS_RTR &&
-		    (qp->qp_type == IB_QPT_RC || qp->qp_type == IB_QPT_UC ||
-		     qp->qp_type == IB_QPT_XRC_INI || qp->qp_type == IB_QPT_XRC_TGT))
+		    rocectl_qp_connected(qp->qp_type))
 			mask |= IB_QP_AV;
 		rocectl_qp_apply(e, qp, attr, mask);
 		if (attr->qp_state >= IB_QPS_RTR && attr->qp_state <= IB_QPS_SQE)
