@@ -14,6 +14,7 @@
 #include "attrs.h"
 #include "check.h"
 #include "qp_fields.h"
+#include "utils.h"
 
 /* A process with this many QPs or more ... */
 #define ECMP_MANY_QPS		8
@@ -28,7 +29,7 @@
 struct ecmp_scan {
 	const struct check_port *p;
 	struct ecmp_qp *q;
-	size_t n, cap;
+	size_t n;
 	bool oom;
 };
 
@@ -50,16 +51,9 @@ static int ecmp_qps_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	if (!check_qp_live_on(tb, s->p->port))
 		return MNL_CB_OK;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		void *n = realloc(s->q, cap * sizeof(*s->q));
-
-		if (!n) {
-			s->oom = true;
-			return MNL_CB_ERROR;
-		}
-		s->q = n;
-		s->cap = cap;
+	if (!grow_array((void **)&s->q, s->n, sizeof(*s->q))) {
+		s->oom = true;
+		return MNL_CB_ERROR;
 	}
 	q = &s->q[s->n++];
 	memset(q, 0, sizeof(*q));

@@ -15,24 +15,12 @@
 #include "errors.h"
 #include "metrics_read.h"
 #include "rdma_stat.h"
+#include "utils.h"
 #include "watchdog.h"
-
-bool metrics_grow(void **arr, size_t n, size_t size)
-{
-	void *p;
-
-	if (n & (n - 1) && n > 8)
-		return true;	/* capacity doubles at powers of two */
-	p = realloc(*arr, (n < 8 ? 8 : 2 * n) * size);
-	if (!p)
-		return false;
-	*arr = p;
-	return true;
-}
 
 static void kv_add(struct kvs *l, const char *name, uint64_t v)
 {
-	if (!metrics_grow((void **)&l->v, l->n, sizeof(*l->v)))
+	if (!grow_array((void **)&l->v, l->n, sizeof(*l->v)))
 		return;
 	snprintf(l->v[l->n].name, sizeof(l->v[l->n].name), "%s", name);
 	l->v[l->n++].v = v;
@@ -48,7 +36,7 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[ROCECTL_A_DEV_UNATTRIBUTED]) {
 		struct dev_acct *d;
 
-		if (!metrics_grow((void **)&s->accts, s->naccts, sizeof(*s->accts)))
+		if (!grow_array((void **)&s->accts, s->naccts, sizeof(*s->accts)))
 			return MNL_CB_ERROR;
 		d = &s->accts[s->naccts++];
 		memset(d, 0, sizeof(*d));
@@ -73,7 +61,7 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		    mnl_attr_validate(a, MNL_TYPE_NESTED) || attrs_parse_port(a, pt) < 0 ||
 		    !pt[ROCECTL_A_PORT_INDEX])
 			continue;
-		if (!metrics_grow((void **)&s->ports, s->nports, sizeof(*s->ports)))
+		if (!grow_array((void **)&s->ports, s->nports, sizeof(*s->ports)))
 			return MNL_CB_ERROR;
 		p = &s->ports[s->nports++];
 		memset(p, 0, sizeof(*p));
@@ -120,7 +108,7 @@ static int wd_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[ROCECTL_A_WD_STALL_WARNINGS] || tb[ROCECTL_A_WD_STALL_ERRORS]) {
 		struct stall *st;
 
-		if (!metrics_grow((void **)&s->stalls, s->nstalls, sizeof(*s->stalls)))
+		if (!grow_array((void **)&s->stalls, s->nstalls, sizeof(*s->stalls)))
 			return MNL_CB_ERROR;
 		st = &s->stalls[s->nstalls++];
 		memset(st, 0, sizeof(*st));
@@ -138,7 +126,7 @@ static int wd_cb(const struct nlmsghdr *nlh, void *data)
 		    mnl_attr_validate(a, MNL_TYPE_NESTED) || attrs_parse_wd_prio(a, p) < 0 ||
 		    !p[ROCECTL_A_WDP_PRIO])
 			continue;
-		if (!metrics_grow((void **)&s->prios, s->nprios, sizeof(*s->prios)))
+		if (!grow_array((void **)&s->prios, s->nprios, sizeof(*s->prios)))
 			return MNL_CB_ERROR;
 		w = &s->prios[s->nprios++];
 		memset(w, 0, sizeof(*w));
@@ -190,7 +178,7 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (!metrics_qp_parse(nlh, &q))
 		return MNL_CB_OK;
-	if (!metrics_grow((void **)&s->qps, s->nqps, sizeof(*s->qps)))
+	if (!grow_array((void **)&s->qps, s->nqps, sizeof(*s->qps)))
 		return MNL_CB_ERROR;
 	s->qps[s->nqps++] = q;
 	return MNL_CB_OK;
@@ -204,7 +192,7 @@ static int retired_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_DEV_INDEX] || !tb[ROCECTL_A_QP_STATS])
 		return MNL_CB_OK;
-	if (!metrics_grow((void **)&s->retired, s->nretired, sizeof(*s->retired)))
+	if (!grow_array((void **)&s->retired, s->nretired, sizeof(*s->retired)))
 		return MNL_CB_ERROR;
 	r = &s->retired[s->nretired];
 	memset(r, 0, sizeof(*r));

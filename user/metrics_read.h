@@ -116,7 +116,4 @@ void metrics_snapshot_free(struct snapshot *s);
 /* QPs in (device, QPN) order. */
 int metrics_qp_cmp(const void *a, const void *b);
 
-/* Room for one more in *arr of n elements (capacity doubles): false if none. */
-bool metrics_grow(void **arr, size_t n, size_t size);
-
 #endif

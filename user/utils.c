@@ -12,6 +12,19 @@
 #include "rocectl.h"
 #include "utils.h"
 
+bool grow_array(void **arr, size_t n, size_t size)
+{
+	void *p;
+
+	if (n & (n - 1) && n > 8)
+		return true;	/* capacity doubles at powers of two */
+	p = realloc(*arr, (n < 8 ? 8 : 2 * n) * size);
+	if (!p)
+		return false;
+	*arr = p;
+	return true;
+}
+
 bool matches(const char *arg, const char *word)
 {
 	size_t len = strlen(arg);

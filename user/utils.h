@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Command-line helpers shared by the objects. */
+/* Helpers shared by the objects: the command line's, and a growing array. */
 #ifndef ROCECTL_UTILS_H
 #define ROCECTL_UTILS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct rocectl;
+
+/*
+ * Room for one more in the array *arr of n elements of size bytes, its
+ * capacity implied by n (8, then doubling at powers of two): false, *arr
+ * untouched, if there is none.
+ */
+bool grow_array(void **arr, size_t n, size_t size);
 
 /* iproute2-style keyword match: arg is a non-empty prefix of word. */
 bool matches(const char *arg, const char *word);
