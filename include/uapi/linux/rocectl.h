@@ -282,6 +282,21 @@ enum rocectl_gid_type {
 	ROCECTL_GID_TYPE_ROCE_V2 = 4,
 };
 
+/**
+ * enum rocectl_qp_prio_source - Where a QP's priority comes from
+ *   (qp-prio-source).
+ * @ROCECTL_QP_PRIO_SOURCE_DEFAULT: untagged, the netdev trusts no DSCP entry;
+ *   priority 0
+ * @ROCECTL_QP_PRIO_SOURCE_DSCP: the netdev's DCB APP table, DSCP tclass >> 2
+ * @ROCECTL_QP_PRIO_SOURCE_PCP: the VLAN netdev's egress map of the QP's
+ *   service level
+ */
+enum rocectl_qp_prio_source {
+	ROCECTL_QP_PRIO_SOURCE_DEFAULT,
+	ROCECTL_QP_PRIO_SOURCE_DSCP,
+	ROCECTL_QP_PRIO_SOURCE_PCP,
+};
+
 enum rocectl_attr {
 	ROCECTL_A_UNSPEC,
 	ROCECTL_A_PAD,
@@ -350,6 +365,8 @@ enum rocectl_attr {
 	ROCECTL_A_QP_RETIRED_OTHER,
 	ROCECTL_A_QP_SPORT_RULE,
 	ROCECTL_A_QP_SPORT_WIRE,
+	ROCECTL_A_QP_PRIO,
+	ROCECTL_A_QP_PRIO_SOURCE,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = (__ROCECTL_A_MAX - 1)
@@ -413,9 +430,24 @@ enum rocectl_wd_prio_attr {
 	ROCECTL_A_WDP_CONFLICTS,
 	ROCECTL_A_WDP_BACKOFF,
 	ROCECTL_A_WDP_PFC_CLEARED,
+	ROCECTL_A_WDP_BLAST_QPS,
+	ROCECTL_A_WDP_BLAST_PROCS,
+	ROCECTL_A_WDP_BLAST_PROC,
 
 	__ROCECTL_A_WDP_MAX,
 	ROCECTL_A_WDP_MAX = (__ROCECTL_A_WDP_MAX - 1)
+};
+
+enum rocectl_wd_blast_attr {
+	ROCECTL_A_WDB_UNSPEC,
+	ROCECTL_A_WDB_PAD,
+	ROCECTL_A_WDB_PID,
+	ROCECTL_A_WDB_COMM,
+	ROCECTL_A_WDB_QPS,
+	ROCECTL_A_WDB_BYTES,
+
+	__ROCECTL_A_WDB_MAX,
+	ROCECTL_A_WDB_MAX = (__ROCECTL_A_WDB_MAX - 1)
 };
 
 enum rocectl_cong_attr {
