@@ -7,6 +7,7 @@
 #include <net/genetlink.h>
 #include "devices.h"
 #include "netlink.h"
+#include "qp_prio.h"
 #include "qp_stats.h"
 #include "qps.h"
 #include "netlink_gen.h"
@@ -80,6 +81,7 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 			      int flags, struct netlink_callback *cb,
 			      int prev_state, u64 lifetime)
 {
+	u8 prio, prio_src;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &rocectl_genl_family, flags, cmd);
@@ -113,6 +115,10 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 	     nla_put_u16(skb, ROCECTL_A_QP_SPORT_RULE, in->sport_rule)) ||
 	    (in->sport_wire &&
 	     nla_put_u16(skb, ROCECTL_A_QP_SPORT_WIRE, in->sport_wire)))
+		goto cancel;
+	if (rocectl_qp_prio(rdev, in, &prio, &prio_src) &&
+	    (nla_put_u8(skb, ROCECTL_A_QP_PRIO, prio) ||
+	     nla_put_u8(skb, ROCECTL_A_QP_PRIO_SOURCE, prio_src)))
 		goto cancel;
 	if (cmd == ROCECTL_CMD_QP_DESTROY_NTF &&
 	    nla_put_u64_64bit(skb, ROCECTL_A_QP_LIFETIME, lifetime, ROCECTL_A_PAD))

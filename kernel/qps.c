@@ -15,6 +15,7 @@
 #include "devices.h"
 #include "netlink.h"
 #include "pool.h"
+#include "qp_prio.h"
 #include "qp_stats.h"
 #include "qp_type.h"
 #include "qps.h"
@@ -603,7 +604,14 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	info.sport_wire = READ_ONCE(e->tx_sport);
 
 	if ((mask & IB_QP_STATE) && info.state != prev) {
-		trace_qp_modify(rocectl_dev_name(rdev), &info, prev);
+		if (trace_qp_modify_enabled()) {
+			u8 prio, src;
+			bool known = rocectl_qp_prio(rdev, &info, &prio, &src);
+
+			trace_qp_modify(rocectl_dev_name(rdev), &info, prev,
+					known ? prio : -1,
+					known ? rocectl_prio_src_name(src) : "none");
+		}
 		rocectl_nl_notify_qp(rdev, &info, NULL,
 				     ROCECTL_CMD_QP_MODIFY_NTF, prev, 0);
 	}

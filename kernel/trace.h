@@ -5,7 +5,9 @@
  *   rocectl:qp_create      dev qpn type pid comm kernel
  *   rocectl:qp_modify      dev qpn old_state new_state port dest_qpn
  *                          sport (the kernel's rule's UDP source port, 0
- *                          where none)
+ *                          where none) prio prio_src (the priority its
+ *                          traffic maps to and whence: dscp, pcp,
+ *                          default; -1 none where no netdev is known)
  *   rocectl:qp_destroy     dev qpn type pid comm lifetime_ns and the QP's
  *                          lifetime totals: tx/rx packets and bytes,
  *                          rx_ecn_ce, rx_cnp, rx_nak_seq, tx_retrans
@@ -14,8 +16,10 @@
  *                          event of the same QP: ce cnp becn nak rnr
  *                          retrans oos. At most one every 100 ms per QP.
  *
- *   rocectl:pfc_storm_detect   netdev prio dir window_us pause_us frames:
- *                              the evidence the storm was declared on
+ *   rocectl:pfc_storm_detect   netdev prio dir window_us pause_us frames
+ *                              qps procs: the evidence the storm was
+ *                              declared on, the QPs on that priority and
+ *                              their processes
  *   rocectl:pfc_storm_restore  netdev prio dir storm_ms conflict (1: PFC
  *                              was changed by someone else, left as it is)
  *   rocectl:pfc_wd_action      netdev prio dir action err (0: applied)
@@ -57,8 +61,9 @@ TRACE_EVENT(qp_create,
 );
 
 TRACE_EVENT(qp_modify,
-	TP_PROTO(const char *dev, const struct rocectl_qp_info *qp, u8 old_state),
-	TP_ARGS(dev, qp, old_state),
+	TP_PROTO(const char *dev, const struct rocectl_qp_info *qp, u8 old_state,
+		 int prio, const char *prio_src),
+	TP_ARGS(dev, qp, old_state, prio, prio_src),
 	TP_STRUCT__entry(
 		__string(dev, dev)
 		__field(u32, qpn)
@@ -67,6 +72,8 @@ TRACE_EVENT(qp_modify,
 		__field(u32, port)
 		__field(u32, dest_qpn)
 		__field(u16, sport)
+		__field(int, prio)
+		__string(prio_src, prio_src)
 	),
 	TP_fast_assign(
 		rocectl_assign_str(dev, dev);
@@ -76,11 +83,13 @@ TRACE_EVENT(qp_modify,
 		__entry->port = qp->port;
 		__entry->dest_qpn = qp->dest_qpn;
 		__entry->sport = qp->sport_rule;
+		__entry->prio = prio;
+		rocectl_assign_str(prio_src, prio_src);
 	),
-	TP_printk("dev=%s qpn=%u old_state=%u new_state=%u port=%u dest_qpn=%u sport=%u",
+	TP_printk("dev=%s qpn=%u old_state=%u new_state=%u port=%u dest_qpn=%u sport=%u prio=%d prio_src=%s",
 		  __get_str(dev), __entry->qpn, __entry->old_state,
 		  __entry->new_state, __entry->port, __entry->dest_qpn,
-		  __entry->sport)
+		  __entry->sport, __entry->prio, __get_str(prio_src))
 );
 
 TRACE_EVENT(qp_destroy,
