@@ -169,8 +169,8 @@ TRACE_EVENT(qp_congestion,
 
 TRACE_EVENT(pfc_storm_detect,
 	TP_PROTO(const char *netdev, int prio, int dir, u64 window_us,
-		 u64 pause_us, u64 frames),
-	TP_ARGS(netdev, prio, dir, window_us, pause_us, frames),
+		 u64 pause_us, u64 frames, u32 qps, u32 procs),
+	TP_ARGS(netdev, prio, dir, window_us, pause_us, frames, qps, procs),
 	TP_STRUCT__entry(
 		__string(netdev, netdev)
 		__field(u8, prio)
@@ -178,6 +178,8 @@ TRACE_EVENT(pfc_storm_detect,
 		__field(u64, window_us)
 		__field(u64, pause_us)
 		__field(u64, frames)
+		__field(u32, qps)
+		__field(u32, procs)
 	),
 	TP_fast_assign(
 		rocectl_assign_str(netdev, netdev);
@@ -186,10 +188,13 @@ TRACE_EVENT(pfc_storm_detect,
 		__entry->window_us = window_us;
 		__entry->pause_us = pause_us;
 		__entry->frames = frames;
+		__entry->qps = qps;
+		__entry->procs = procs;
 	),
-	TP_printk("netdev=%s prio=%u dir=%u window_us=%llu pause_us=%llu frames=%llu",
+	TP_printk("netdev=%s prio=%u dir=%u window_us=%llu pause_us=%llu frames=%llu qps=%u procs=%u",
 		  __get_str(netdev), __entry->prio, __entry->dir,
-		  __entry->window_us, __entry->pause_us, __entry->frames)
+		  __entry->window_us, __entry->pause_us, __entry->frames,
+		  __entry->qps, __entry->procs)
 );
 
 TRACE_EVENT(pfc_storm_restore,
