@@ -101,6 +101,27 @@ static void print_sport(const struct nlattr **tb)
 		out_text("sport %u (%s) ", w ? w : r, w ? "wire" : "rule");
 }
 
+const char *qp_prio_source_name(unsigned int source)
+{
+	static const char *const names[] = { "default", "dscp", "pcp" };
+
+	return name_of(names, ARRAY_SIZE(names), source);
+}
+
+/* The priority the QP's traffic maps to on its netdev now, and whence. */
+static void print_prio(const struct nlattr **tb)
+{
+	const char *src;
+
+	if (!tb[ROCECTL_A_QP_PRIO])
+		return;
+	src = qp_prio_source_name(tb[ROCECTL_A_QP_PRIO_SOURCE] ?
+				  mnl_attr_get_u8(tb[ROCECTL_A_QP_PRIO_SOURCE]) : 0);
+	out_uint("prio", NULL, mnl_attr_get_u8(tb[ROCECTL_A_QP_PRIO]));
+	out_str("prio_source", NULL, src);
+	out_text("prio %u (%s) ", mnl_attr_get_u8(tb[ROCECTL_A_QP_PRIO]), src);
+}
+
 void qp_print_fields(const struct nlattr **tb, bool details)
 {
 	uint8_t tclass;
@@ -145,6 +166,7 @@ void qp_print_fields(const struct nlattr **tb, bool details)
 	if (tb[ROCECTL_A_QP_SL])
 		out_uint("sl", "sl %" PRIu64 " ", mnl_attr_get_u8(tb[ROCECTL_A_QP_SL]));
 	print_sport(tb);
+	print_prio(tb);
 	if (tb[ROCECTL_A_QP_PATH_MTU])
 		out_uint("mtu", "mtu %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_PATH_MTU]));
 	if (tb[ROCECTL_A_QP_LIFETIME]) {

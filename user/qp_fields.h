@@ -35,6 +35,7 @@ extern const char *const qp_stat_names[ROCECTL_A_QP_STAT_MAX + 1];
 
 const char *qp_type_name(unsigned int type);
 const char *qp_state_name(unsigned int state);
+const char *qp_prio_source_name(unsigned int source);
 /* A GID as an address: IPv4 for IPv4-mapped GIDs, IPv6 otherwise. */
 void qp_format_gid(const unsigned char *gid, char *buf, size_t len);
 
