@@ -79,13 +79,13 @@ static void print_blast(const struct nlattr *nest, const struct nlattr **tb)
 	out_text(")");
 	out_open_array("affected");
 	mnl_attr_for_each_nested(a, nest) {
+		/* A process without its pid (a malformed nest) is no process. */
 		if (mnl_attr_get_type(a) != ROCECTL_A_WDP_BLAST_PROC ||
-		    attrs_parse_wd_blast(a, b) < 0)
+		    attrs_parse_wd_blast(a, b) < 0 || !b[ROCECTL_A_WDB_PID])
 			continue;
 		out_open_object(NULL);
 		out_text("\n          ");
-		if (b[ROCECTL_A_WDB_PID])
-			out_uint("pid", "pid %" PRIu64 " ", mnl_attr_get_u32(b[ROCECTL_A_WDB_PID]));
+		out_uint("pid", "pid %" PRIu64 " ", mnl_attr_get_u32(b[ROCECTL_A_WDB_PID]));
 		if (b[ROCECTL_A_WDB_COMM])
 			out_str("comm", "comm %s ", mnl_attr_get_str(b[ROCECTL_A_WDB_COMM]));
 		if (b[ROCECTL_A_WDB_QPS])

@@ -29,6 +29,7 @@
 #include "mlx5/mlx5_test.h"
 #include "qp_counters_test.h"
 #include "qp_follow_test.h"
+#include "blast_print_test.h"
 
 static int failed;
 
@@ -369,6 +370,7 @@ int main(void)
 	test_optional_libs();
 	check_tests(report);
 	check_ecmp_tests(report);
+	blast_print_tests(report);
 	prom_tests(report);
 	metrics_sums_tests(report);
 	failed += mlx5_tests();
