@@ -58,17 +58,17 @@ u8 rocectl_prio_of(const struct rocectl_prio_map *m, u8 tclass, u8 sl, u8 *src)
 
 /*
  * The QP's priority now, false where unknown: no path yet, or no netdev
- * the module knows for its device (soft-RoCE's is kept in devices.c). The
- * APP table's lock is a BH one: not with interrupts off.
+ * the module knows for its port (port 1's, kept in devices.c). The APP
+ * table's lock is a BH one: not with interrupts off.
  */
 bool rocectl_qp_prio(const struct rocectl_dev *rdev,
 		     const struct rocectl_qp_info *in, u8 *prio, u8 *src)
 {
 	struct rocectl_prio_map m;
 	struct net_device *ndev;
-	int ifindex = READ_ONCE(rdev->netdev_ifindex);
+	int ifindex = READ_ONCE(rdev->port_ifindex);
 
-	if (!in->has_path || !ifindex || irqs_disabled())
+	if (!in->has_path || !ifindex || in->port > 1 || irqs_disabled())
 		return false;
 	rcu_read_lock();
 	ndev = dev_get_by_index_rcu(&init_net, ifindex);

@@ -2,7 +2,7 @@
 /*
  * A storm's blast radius. The watchdog polls from a work item under
  * rtnl_lock (process context): at the detection the QP table of the
- * soft-RoCE device over the stormed netdev is walked under RCU, the QPs
+ * RDMA device whose port is the stormed netdev is walked under RCU, the QPs
  * whose priority (qp_prio.c, the netdev's mapping read once) is the
  * stormed one are grouped by process into the priority's fixed table,
  * allocated once at its first storm, and their bytes in the paused
@@ -71,9 +71,12 @@ static void rocectl_wd_blast_walk(struct rocectl_wd *w, int dir, int prio,
 		return;
 	rocectl_prio_map_read(w->ndev, &m);
 	rcu_read_lock();
-	rdev = rocectl_dev_by_netdev_rcu(w->ifindex);
+	rdev = rocectl_dev_by_port_netdev_rcu(w->ifindex);
 	if (!rdev)
 		goto out;
+	/* Hardware devices' QPs are named, their bytes are the NIC's own. */
+	if (detect)
+		b->counted = rdev->counts;
 	xa_for_each(&rdev->qps, qpn, e) {
 		rocectl_qp_snapshot(e, &info, stats);
 		if (!info.has_path ||

@@ -28,6 +28,7 @@ struct rocectl_wd_blast {
 	u32 qps, procs;
 	u32 n;			/* entries of p[] in use */
 	bool live;		/* the storm goes on: bytes read on each report */
+	bool counted;		/* the module counts its device's bytes */
 	struct rocectl_wd_blast_proc p[ROCECTL_WD_BLAST_TRACK];
 };
 

@@ -90,7 +90,10 @@ static void print_blast(const struct nlattr *nest, const struct nlattr **tb)
 			out_str("comm", "comm %s ", mnl_attr_get_str(b[ROCECTL_A_WDB_COMM]));
 		if (b[ROCECTL_A_WDB_QPS])
 			out_uint("qps", "qps %" PRIu64 " ", mnl_attr_get_u32(b[ROCECTL_A_WDB_QPS]));
-		out_uint("bytes", "bytes %" PRIu64 " ", u64_of(b[ROCECTL_A_WDB_BYTES]));
+		/* None on hardware devices: the NIC counts their bytes. */
+		if (b[ROCECTL_A_WDB_BYTES])
+			out_uint("bytes", "bytes %" PRIu64 " ",
+				 mnl_attr_get_u64(b[ROCECTL_A_WDB_BYTES]));
 		out_close_object();
 	}
 	out_close_array();

@@ -7,8 +7,10 @@
 # then a storm on each priority names only that priority's process, with
 # its QPs and the bytes they moved during the storm against the QPs' own
 # counters; a sent-pause storm names its QPs as the likely slow receivers.
+# A hardware device's QPs (simrdma's, whose packets the module never sees)
+# get their priority and are named too, without bytes.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 EV=$W/ev.json
@@ -138,6 +140,29 @@ check_eq "$(grep -c "^rocectl_top_qp_tx_bytes_total{device=\"rxe0\",.*pid=\"$A\"
 	"exporter: A's QPs' prio labels"
 log_test "stats and the exporter keep the last storm's blast radius; top QPs carry their priority; an unknown netdev is a clear error"
 
+# --- a hardware device: simrdma over sim2, kernel QPs on priority 3 -------------------
+simnic_pair sim2 sim3 || fail "simnic sim2"
+dcb pfc set dev sim2 prio-pfc 3:on
+ip addr add 192.0.2.21/24 dev sim2
+dcb app add dev sim2 dscp-prio 26:3
+simrdma_dev srd0 sim2 || fail "simrdma over sim2"
+echo "create 2" > "$SRD/srd0/qps" && echo "modify all rtr 104" > "$SRD/srd0/qps" ||
+	fail "simrdma QPs to RTR"
+hw_prios() { rc -j qp show dev srd0 | jq -c '[.[] | select(.type == "RC") | [.state, .prio, .prio_source]]'; }
+p=$(dcb -N app show dev sim2 dscp-prio | tr ' ' '\n' | awk -F: '$1 == 26 {print $2}')
+check_eq "$p $(hw_prios)" "3 [[\"RTR\",$p,\"dscp\"],[\"RTR\",$p,\"dscp\"]]" "simrdma's QPs against dcb app on sim2"
+rc watchdog set dev sim2 prio 3 action alert detect 100 restore 1000 interval 10 || fail "watch sim2"
+storm sim2 3 1000
+hev() { jq -s -c "[.[] | select(.ifname == \"sim2\" and .event == \"detect\")] | last | .prios[0]${1:+ | $1}" "$EV"; }
+busywait 10000 eval '[ "$(hev .prio)" = 3 ]' || fail "no detection on sim2"
+comm=$(rc -j qp show dev srd0 | jq -r '[.[] | select(.type == "RC") | .comm] | unique | .[]')
+check_eq "$(hev '[.affected_qps, .affected_procs, [.affected[] | [.comm, .qps, has("bytes")]]]')" \
+	"[2,1,[[\"$comm\",2,false]]]" "sim2's storm names simrdma's two QPs, without bytes"
+storm sim2 3 0
+rc watchdog del dev sim2
+echo "destroy all" > "$SRD/srd0/qps"; echo srd0 > "$SRD/del_device"
+log_test "a hardware device's QPs: their priority from dcb app, named by a storm on its netdev (no bytes: the NIC counts them)"
+
 kill $A $B 2>/dev/null
 wait $A $B 2>/dev/null
 kill %1 %2 2>/dev/null
@@ -145,6 +170,7 @@ echo 0 > $TR/events/rocectl/pfc_storm_detect/enable
 rc watchdog del dev sim0
 module_unload || fail "unload"
 rxe_del rxe0; rxe_del rxe1
+rmmod simrdma || fail "rmmod simrdma"
 rmmod simnic || fail "rmmod simnic"
 kmsg_check
 rm -rf "$W"
