@@ -23,6 +23,7 @@
 #include "wd_judge_test.h"
 #include "check_test.h"
 #include "check_ecmp_test.h"
+#include "qp_sport_test.h"
 #include "prom_test.h"
 #include "metrics_sums_test.h"
 #include "qp_type_test.h"
@@ -369,6 +370,7 @@ int main(void)
 	test_optional_libs();
 	check_tests(report);
 	check_ecmp_tests(report);
+	qp_sport_tests(report);
 	prom_tests(report);
 	metrics_sums_tests(report);
 	failed += mlx5_tests();
