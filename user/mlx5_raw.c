@@ -24,8 +24,18 @@ int mlx5_raw_qp_sport(const void *raw, size_t len, uint32_t *qpn,
 		/* length_dw is the header dword's high half, segment_type its low. */
 		seg = (size_t)be16_at(p + off) * 4;
 		type = be16_at(p + off + 2);
-		if (seg < MLX5_RAW_SEG_HDR_BYTES || seg > len - off)
+		if (seg < MLX5_RAW_SEG_HDR_BYTES)
 			return -1;
+		/*
+		 * mlx5_ib copies at most 1 KiB of the dump: a resource
+		 * segment (its QP's page list last) may be cut short, and
+		 * is read as far as it goes.
+		 */
+		if (seg > len - off) {
+			if (type > MLX5_RAW_SEG_RESOURCE_MAX || res)
+				return -1;
+			seg = len - off;
+		}
 		if (type == MLX5_RAW_SEG_TERMINATE)
 			break;
 		if (type == MLX5_RAW_SEG_COMMAND && seg >= MLX5_RAW_CMD_INDEX1 + 4) {

@@ -51,8 +51,8 @@
  * The QPN and the UDP source port (qpc.primary_address_path.udp_sport) in
  * one raw QP context of len bytes: 0, or -1 where it holds no QP context
  * (no resource segment, one too short for the port, a resource segment
- * that is not the one the command segment called, a segment running past
- * the end). A port of 0 is the QP's: one the hardware has none for (no
+ * that is not the one the command segment called, a segment other than
+ * the resource segment running past the end). A port of 0 is the QP's: one the hardware has none for (no
  * path set yet, or not a RoCE v2 connected QP).
  */
 int mlx5_raw_qp_sport(const void *raw, size_t len, uint32_t *qpn,

@@ -94,11 +94,17 @@ static void parse(struct mlx5_t *t)
 		fail(t, "with trailing bytes: got %d sport %#x", r, sport);
 	done(t, "raw QP context: QPN and udp_sport of a PRM_QUERY_QP dump");
 
-	/* A dump cut inside the resource segment has no port. */
+	/* A dump cut inside the resource segment before the port has none ... */
 	r = mlx5_raw_qp_sport(d.b, IFC_SZ_resource_dump_info_segment / 8 +
 			      IFC_SZ_resource_dump_command_segment / 8 + 40, &qpn, &sport);
 	if (r != -1)
 		fail(t, "cut dump: got %d, want -1", r);
+	/* ... after it (mlx5_ib copies 1 KiB at most), the port as far as it goes. */
+	r = mlx5_raw_qp_sport(d.b, IFC_SZ_resource_dump_info_segment / 8 +
+			      IFC_SZ_resource_dump_command_segment / 8 +
+			      IFC_SZ_resource_dump_resource_segment / 8 + 100, &qpn, &sport);
+	if (r || sport != 0xc0de)
+		fail(t, "dump cut after the port: got %d sport %#x, want 0 0xc0de", r, sport);
 	/* A resource segment the command did not call is not the QP's. */
 	dump_build(&d, SEG_TYPE_FW, SEG_TYPE_FW + 1, 7, 0xc001);
 	r = mlx5_raw_qp_sport(d.b, d.len, &qpn, &sport);
@@ -114,7 +120,7 @@ static void parse(struct mlx5_t *t)
 	r = mlx5_raw_qp_sport(d.b, 0, &qpn, &sport);
 	if (r != -1)
 		fail(t, "empty: got %d, want -1", r);
-	done(t, "raw QP context: cut, foreign, looping and empty dumps give no port");
+	done(t, "raw QP context: cut before the port, foreign, looping and empty dumps give no port; cut after it, the port");
 }
 
 void mlx5_raw_tests(struct mlx5_t *t)
