@@ -11,8 +11,12 @@
 #include <libmnl/libmnl.h>
 #include <linux/rocectl.h>
 
+struct qp_sport_hw;
+
 /* The identity fields of one QP message. */
 void qp_print_fields(const struct nlattr **tb, bool details);
+/* The hardware's source ports qp_print_fields shows from now (NULL: none). */
+void qp_fields_sport_hw(const struct qp_sport_hw *h);
 /* Its counters, labelled with where they come from. */
 void qp_print_stats(const struct nlattr **tb);
 

@@ -23,6 +23,7 @@
 #include "wd_judge_test.h"
 #include "check_test.h"
 #include "check_ecmp_test.h"
+#include "qp_sport_test.h"
 #include "prom_test.h"
 #include "metrics_sums_test.h"
 #include "qp_type_test.h"
@@ -371,6 +372,7 @@ int main(void)
 	check_tests(report);
 	check_ecmp_tests(report);
 	blast_print_tests(report);
+	qp_sport_tests(report);
 	prom_tests(report);
 	metrics_sums_tests(report);
 	failed += mlx5_tests();
