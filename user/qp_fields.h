@@ -13,6 +13,10 @@
 
 /* The identity fields of one QP message. */
 void qp_print_fields(const struct nlattr **tb, bool details);
+/* A failure record's own fields (qp errors, monitor): cause, time, history. */
+void qp_print_error(const struct nlattr **tb);
+extern const char *const qp_error_cause_names[ROCECTL_QP_ERROR_CAUSE_DRIVER + 1];
+const char *qp_error_cause_name(unsigned int cause);
 /* Its counters, labelled with where they come from. */
 void qp_print_stats(const struct nlattr **tb);
 
