@@ -8,9 +8,12 @@
 # gives up on a vanished peer (cause driver), checked against what the
 # application got (the completion's status), rdma's resource view of the
 # QP and rdma_rxe's own retry counter. Records outlive their QPs; a full
-# ring overwrites its oldest and counts it.
+# ring overwrites its oldest and counts it. An asynchronous event another
+# driver raises on a kernel QP (the simulated RDMA device) is recorded
+# where the RDMA core passes every QP's events through one function (its
+# wrapper, from 6.12), and is outside the view before.
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 10
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 TR=/sys/kernel/tracing
@@ -119,6 +122,28 @@ metrics=$(timeout "$T" "$ROCECTL" exporter print 2>&1)
 check_match "$metrics" '^rocectl_qp_error_records_overwritten_total 1$' "overwritten"
 check_match "$metrics" '^rocectl_qp_errors_total\{device="rxe0",comm="qptraffic",cause="modify"\} 3$' "count past the ring"
 log_test "a full ring (error_records=2) overwrites its oldest record, counted; the counts go on"
+
+# --- an asynchronous event on another driver's kernel QP ------------------------------
+simrdma_dev srd0 veth2 || fail "simrdma srd0"
+D=$SRD/srd0
+echo "create 1" > "$D/qps" || fail "create a kernel QP"
+q=$(rc -j qp show dev srd0 type RC | jq '.[0].lqpn')
+echo "modify $q rts" > "$D/qps" || fail "to RTS"
+# Twice: the second event on a failed QP is no second failure.
+echo "$q fatal" > "$D/qp_event" || fail "fatal event"
+echo "$q fatal" > "$D/qp_event" || fail "second fatal event"
+recs=$(rc -j qp errors dev srd0)
+if grep -qw __ib_qp_event_handler /proc/kallsyms; then
+	check_eq "$(jq -c --argjson q "$q" '[.[] | select(.lqpn == $q) | [.cause, .comm, .state, .history[-2:]]]' <<< "$recs")" \
+		'[["fatal","simrdma","ERR",["RTS","ERR"]]]' "the kernel QP's record"
+	check_eq "$(rc -j qp show dev srd0 qpn "$q" | jq -r '.[0].state')" ERR "the QP's state in qp show"
+	log_test "an asynchronous event (fatal) on another driver's kernel QP: one record, cause fatal (the core's wrapper)"
+else
+	check_eq "$(jq length <<< "$recs")" 0 "records of the kernel QP (no wrapper: outside the view)"
+	log_test "an asynchronous event (fatal) on another driver's kernel QP: no record, outside the view without the core's wrapper (before 6.12)"
+fi
+echo "destroy all" > "$D/qps"
+echo srd0 > "$SRD/del_device"
 
 # --- bad input -----------------------------------------------------------------------
 before=$(rc -j qp errors)
