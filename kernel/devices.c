@@ -21,6 +21,8 @@ unsigned int rocectl_devs_gen;
 static DEFINE_XARRAY(rocectl_devs);
 /* Soft-RoCE devices by the ifindex of their netdev, for the packet path. */
 static DEFINE_XARRAY(rocectl_netdevs);
+/* Every device by the ifindex of its port 1's netdev, for the watchdog. */
+static DEFINE_XARRAY(rocectl_port_netdevs);
 static bool rocectl_unloading;
 static struct ib_client rocectl_ib_client;
 
@@ -28,6 +30,12 @@ static struct ib_client rocectl_ib_client;
 struct rocectl_dev *rocectl_dev_by_netdev_rcu(int ifindex)
 {
 	return xa_load(&rocectl_netdevs, ifindex);
+}
+
+/* The device whose port 1 is this netdev: the caller holds rcu_read_lock(). */
+struct rocectl_dev *rocectl_dev_by_port_netdev_rcu(int ifindex)
+{
+	return xa_load(&rocectl_port_netdevs, ifindex);
 }
 
 /* For the QP hooks and the packet path: the caller holds rcu_read_lock(). */
@@ -177,30 +185,54 @@ int rocectl_port_query(struct ib_device *ibdev, u32 port,
  * within its namespace, and another's would shadow or be taken for an
  * initial-namespace netdev of the same number.
  */
-static void rocectl_dev_map_netdev(struct rocectl_dev *rdev)
+static void rocectl_dev_map_netdev(struct rocectl_dev *rdev,
+				   const struct rocectl_port_info *pi, int err)
 {
-	struct rocectl_port_info pi;
-
-	if (rocectl_port_query(rdev->ibdev, 1, &pi) || !pi.netdev_ifindex) {
+	if (err || !pi->netdev_ifindex) {
 		pr_warn("%s: no netdev found: its packets are not counted\n",
 			dev_name(&rdev->ibdev->dev));
 		rdev->counts = false;
-	} else if (pi.netdev_other_ns) {
+	} else if (pi->netdev_other_ns) {
 		pr_warn("%s: its netdev %s is in another network namespace than the initial one: its packets are not counted (rocectl counts soft-RoCE in the initial namespace only)\n",
-			dev_name(&rdev->ibdev->dev), pi.netdev_name);
+			dev_name(&rdev->ibdev->dev), pi->netdev_name);
 		rdev->counts = false;
-	} else if (xa_insert(&rocectl_netdevs, pi.netdev_ifindex, rdev,
+	} else if (xa_insert(&rocectl_netdevs, pi->netdev_ifindex, rdev,
 			     GFP_KERNEL)) {
 		pr_warn("%s: its netdev %s is another device's already: its packets are not counted\n",
-			dev_name(&rdev->ibdev->dev), pi.netdev_name);
+			dev_name(&rdev->ibdev->dev), pi->netdev_name);
 		rdev->counts = false;
 	} else {
-		rdev->netdev_ifindex = pi.netdev_ifindex;
+		rdev->netdev_ifindex = pi->netdev_ifindex;
 	}
+}
+
+/*
+ * Any driver: its port 1's netdev, where the watchdog watches and the DCB
+ * tables its QPs' priority comes from live. One device a netdev: a second
+ * one over the same netdev (a test's) has no priorities.
+ */
+static void rocectl_dev_map_port_netdev(struct rocectl_dev *rdev,
+					const struct rocectl_port_info *pi,
+					int err)
+{
+	if (err || !pi->netdev_ifindex || pi->netdev_other_ns)
+		return;
+	if (!xa_insert(&rocectl_port_netdevs, pi->netdev_ifindex, rdev,
+		       GFP_KERNEL))
+		rdev->port_ifindex = pi->netdev_ifindex;
+}
+
+static void rocectl_dev_unmap(struct rocectl_dev *rdev)
+{
+	if (rdev->netdev_ifindex)
+		xa_erase(&rocectl_netdevs, rdev->netdev_ifindex);
+	if (rdev->port_ifindex)
+		xa_erase(&rocectl_port_netdevs, rdev->port_ifindex);
 }
 
 static int rocectl_ib_add(struct ib_device *ibdev)
 {
+	struct rocectl_port_info pi;
 	struct rocectl_dev_name *name;
 	struct rocectl_dev *rdev;
 	int err;
@@ -227,8 +259,10 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 		return -ENOMEM;
 	}
 	/* Before it is published: its QPs count or not from the first. */
+	err = rocectl_port_query(ibdev, 1, &pi);
 	if (rdev->counts)
-		rocectl_dev_map_netdev(rdev);
+		rocectl_dev_map_netdev(rdev, &pi, err);
+	rocectl_dev_map_port_netdev(rdev, &pi, err);
 
 	mutex_lock(&rocectl_devs_lock);
 	err = xa_insert(&rocectl_devs, rdev->index, rdev, GFP_KERNEL);
@@ -241,10 +275,8 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 
 	if (err) {
 		pr_warn("cannot track RDMA device %s: %d\n", name->s, err);
-		if (rdev->netdev_ifindex) {
-			xa_erase(&rocectl_netdevs, rdev->netdev_ifindex);
-			synchronize_rcu();	/* the packet path may have found it */
-		}
+		rocectl_dev_unmap(rdev);
+		synchronize_rcu();	/* the packet path may have found it */
 		rocectl_retired_free(&rdev->retired);
 		kfree(name);
 		kfree(rdev);
@@ -264,8 +296,7 @@ static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
 	if (!rocectl_unloading)
 		rocectl_nl_notify_dev(rdev, ROCECTL_CMD_DEV_DEL_NTF, NULL);
 	xa_erase(&rocectl_devs, rdev->index);
-	if (rdev->netdev_ifindex)
-		xa_erase(&rocectl_netdevs, rdev->netdev_ifindex);
+	rocectl_dev_unmap(rdev);
 	rocectl_devs_gen++;
 	mutex_unlock(&rocectl_devs_lock);
 	rocectl_qps_drain(rdev);
@@ -328,6 +359,7 @@ void rocectl_devices_exit(void)
 	WARN_ON(!xa_empty(&rocectl_devs));
 	xa_destroy(&rocectl_devs);
 	xa_destroy(&rocectl_netdevs);
+	xa_destroy(&rocectl_port_netdevs);
 	/* Entries and devices are freed by RCU callbacks of this module. */
 	rcu_barrier();
 }

@@ -43,6 +43,11 @@ struct rocectl_dev {
 	/* The module computes per-QP packet counters on this device. */
 	bool counts;
 	int netdev_ifindex;	/* soft-RoCE: the netdev its packets use */
+	/*
+	 * Any driver: the netdev of port 1's GIDs in the initial namespace
+	 * (0: none), for its QPs' priority and a storm's QPs on it.
+	 */
+	int port_ifindex;
 	/* Its driver: tells the driver's own sent packets (pkt_account.c). */
 	struct module *owner;
 	/*
@@ -90,5 +95,6 @@ int rocectl_port_query(struct ib_device *ibdev, u32 port,
 		       struct rocectl_port_info *pi);
 struct rocectl_dev *rocectl_dev_lookup_rcu(u32 index);
 struct rocectl_dev *rocectl_dev_by_netdev_rcu(int ifindex);
+struct rocectl_dev *rocectl_dev_by_port_netdev_rcu(int ifindex);
 
 #endif /* _ROCECTL_DEVICES_H */

@@ -7,6 +7,7 @@
 #include <net/genetlink.h>
 #include "devices.h"
 #include "netlink.h"
+#include "qp_prio.h"
 #include "qp_stats.h"
 #include "qps.h"
 #include "netlink_gen.h"
@@ -125,6 +126,7 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 			      int flags, struct netlink_callback *cb,
 			      int prev_state, u64 lifetime)
 {
+	u8 prio, prio_src;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &rocectl_genl_family, flags, cmd);
@@ -134,6 +136,12 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 		genl_dump_check_consistent(cb, hdr);
 	if (rocectl_nl_put_qp(skb, rdev->index, rocectl_dev_name(rdev), in,
 			      stats, cmd, prev_state, lifetime)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	if (rocectl_qp_prio(rdev, in, &prio, &prio_src) &&
+	    (nla_put_u8(skb, ROCECTL_A_QP_PRIO, prio) ||
+	     nla_put_u8(skb, ROCECTL_A_QP_PRIO_SOURCE, prio_src))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -16,6 +16,7 @@
 #include "netlink.h"
 #include "pool.h"
 #include "qp_errors.h"
+#include "qp_prio.h"
 #include "qp_stats.h"
 #include "qp_type.h"
 #include "qps.h"
@@ -677,7 +678,14 @@ void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 	if (!failed)
 		goto out;
 	info.sport_wire = READ_ONCE(e->tx_sport);
-	trace_qp_modify(rocectl_dev_name(rdev), &info, prev);
+	if (trace_qp_modify_enabled()) {
+		u8 prio, src;
+		bool known = rocectl_qp_prio(rdev, &info, &prio, &src);
+
+		trace_qp_modify(rocectl_dev_name(rdev), &info, prev,
+				known ? prio : -1,
+				known ? rocectl_prio_src_name(src) : "none");
+	}
 	rocectl_qp_record_failure(rdev, e, &info, cause);
 out:
 	rcu_read_unlock();
@@ -713,7 +721,14 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	info.sport_wire = READ_ONCE(e->tx_sport);
 
 	if ((mask & IB_QP_STATE) && info.state != prev) {
-		trace_qp_modify(rocectl_dev_name(rdev), &info, prev);
+		if (trace_qp_modify_enabled()) {
+			u8 prio, src;
+			bool known = rocectl_qp_prio(rdev, &info, &prio, &src);
+
+			trace_qp_modify(rocectl_dev_name(rdev), &info, prev,
+					known ? prio : -1,
+					known ? rocectl_prio_src_name(src) : "none");
+		}
 		rocectl_nl_notify_qp(rdev, &info, NULL,
 				     ROCECTL_CMD_QP_MODIFY_NTF, prev, 0);
 	}

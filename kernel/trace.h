@@ -5,7 +5,9 @@
  *   rocectl:qp_create      dev qpn type pid comm kernel
  *   rocectl:qp_modify      dev qpn old_state new_state port dest_qpn
  *                          sport (the kernel's rule's UDP source port, 0
- *                          where none)
+ *                          where none) prio prio_src (the priority its
+ *                          traffic maps to and whence: dscp, pcp,
+ *                          default; -1 none where no netdev is known)
  *   rocectl:qp_destroy     dev qpn type pid comm lifetime_ns and the QP's
  *                          lifetime totals: tx/rx packets and bytes,
  *                          rx_ecn_ce, rx_cnp, rx_nak_seq, tx_retrans
@@ -22,8 +24,10 @@
  *                          (0 where the module counts nothing). Once per
  *                          failure.
  *
- *   rocectl:pfc_storm_detect   netdev prio dir window_us pause_us frames:
- *                              the evidence the storm was declared on
+ *   rocectl:pfc_storm_detect   netdev prio dir window_us pause_us frames
+ *                              qps procs: the evidence the storm was
+ *                              declared on, the QPs on that priority and
+ *                              their processes
  *   rocectl:pfc_storm_restore  netdev prio dir storm_ms conflict (1: PFC
  *                              was changed by someone else, left as it is)
  *   rocectl:pfc_wd_action      netdev prio dir action err (0: applied)
@@ -65,8 +69,9 @@ TRACE_EVENT(qp_create,
 );
 
 TRACE_EVENT(qp_modify,
-	TP_PROTO(const char *dev, const struct rocectl_qp_info *qp, u8 old_state),
-	TP_ARGS(dev, qp, old_state),
+	TP_PROTO(const char *dev, const struct rocectl_qp_info *qp, u8 old_state,
+		 int prio, const char *prio_src),
+	TP_ARGS(dev, qp, old_state, prio, prio_src),
 	TP_STRUCT__entry(
 		__string(dev, dev)
 		__field(u32, qpn)
@@ -75,6 +80,8 @@ TRACE_EVENT(qp_modify,
 		__field(u32, port)
 		__field(u32, dest_qpn)
 		__field(u16, sport)
+		__field(int, prio)
+		__string(prio_src, prio_src)
 	),
 	TP_fast_assign(
 		rocectl_assign_str(dev, dev);
@@ -84,11 +91,13 @@ TRACE_EVENT(qp_modify,
 		__entry->port = qp->port;
 		__entry->dest_qpn = qp->dest_qpn;
 		__entry->sport = qp->sport_rule;
+		__entry->prio = prio;
+		rocectl_assign_str(prio_src, prio_src);
 	),
-	TP_printk("dev=%s qpn=%u old_state=%u new_state=%u port=%u dest_qpn=%u sport=%u",
+	TP_printk("dev=%s qpn=%u old_state=%u new_state=%u port=%u dest_qpn=%u sport=%u prio=%d prio_src=%s",
 		  __get_str(dev), __entry->qpn, __entry->old_state,
 		  __entry->new_state, __entry->port, __entry->dest_qpn,
-		  __entry->sport)
+		  __entry->sport, __entry->prio, __get_str(prio_src))
 );
 
 TRACE_EVENT(qp_destroy,
@@ -212,8 +221,8 @@ TRACE_EVENT(qp_error,
 
 TRACE_EVENT(pfc_storm_detect,
 	TP_PROTO(const char *netdev, int prio, int dir, u64 window_us,
-		 u64 pause_us, u64 frames),
-	TP_ARGS(netdev, prio, dir, window_us, pause_us, frames),
+		 u64 pause_us, u64 frames, u32 qps, u32 procs),
+	TP_ARGS(netdev, prio, dir, window_us, pause_us, frames, qps, procs),
 	TP_STRUCT__entry(
 		__string(netdev, netdev)
 		__field(u8, prio)
@@ -221,6 +230,8 @@ TRACE_EVENT(pfc_storm_detect,
 		__field(u64, window_us)
 		__field(u64, pause_us)
 		__field(u64, frames)
+		__field(u32, qps)
+		__field(u32, procs)
 	),
 	TP_fast_assign(
 		rocectl_assign_str(netdev, netdev);
@@ -229,10 +240,13 @@ TRACE_EVENT(pfc_storm_detect,
 		__entry->window_us = window_us;
 		__entry->pause_us = pause_us;
 		__entry->frames = frames;
+		__entry->qps = qps;
+		__entry->procs = procs;
 	),
-	TP_printk("netdev=%s prio=%u dir=%u window_us=%llu pause_us=%llu frames=%llu",
+	TP_printk("netdev=%s prio=%u dir=%u window_us=%llu pause_us=%llu frames=%llu qps=%u procs=%u",
 		  __get_str(netdev), __entry->prio, __entry->dir,
-		  __entry->window_us, __entry->pause_us, __entry->frames)
+		  __entry->window_us, __entry->pause_us, __entry->frames,
+		  __entry->qps, __entry->procs)
 );
 
 TRACE_EVENT(pfc_storm_restore,

@@ -209,9 +209,13 @@ static void rocectl_wd_detect(struct rocectl_wd *w, int dir, int prio,
 	struct rocectl_wd_prio *ps = &w->p[dir][prio];
 	u64 window_us = rocectl_wd_judge_detected(ps, c, now);
 
+	struct rocectl_wd_blast *b;
+
 	ps->last_detect_real = ktime_get_real_ns();
+	rocectl_wd_blast_detect(w, dir, prio);
+	b = w->blast[dir][prio];
 	trace_pfc_storm_detect(w->name, prio, dir, window_us, ps->ev_pause_us,
-			       ps->ev_frames);
+			       ps->ev_frames, b ? b->qps : 0, b ? b->procs : 0);
 	rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_DETECT, window_us,
 			  ps->ev_pause_us, ps->ev_frames);
 	rocectl_wd_act(w, dir, prio, now);
@@ -233,6 +237,7 @@ static void rocectl_wd_restore(struct rocectl_wd *w, int dir, int prio, u64 now)
 		}
 	}
 	rocectl_wd_judge_restored(ps, now);
+	rocectl_wd_blast_refresh(w, dir, prio, true);
 	ps->last_restore_real = ktime_get_real_ns();
 	trace_pfc_storm_restore(w->name, prio, dir, ps->last_storm_ms, conflict);
 	if (conflict) {
@@ -404,9 +409,13 @@ unlock:
 static void rocectl_wd_free_work(struct work_struct *work)
 {
 	struct rocectl_wd *w = container_of(work, struct rocectl_wd, free_work);
+	int d, p;
 
 	cancel_delayed_work_sync(&w->poll);
 	mutex_destroy(&w->be_lock);
+	for (d = 0; d < ROCECTL_WD_NDIR; d++)
+		for (p = 0; p < ROCECTL_WD_NPRIO; p++)
+			kfree(w->blast[d][p]);
 	kfree(w);
 }
 

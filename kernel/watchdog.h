@@ -14,6 +14,7 @@
 #include <linux/workqueue.h>
 #include <net/dcbnl.h>
 #include "backend.h"
+#include "wd_blast.h"
 #include "wd_judge.h"
 
 /* Where in the netdev's ethtool statistics each counter is; -1: absent. */
@@ -58,6 +59,8 @@ struct rocectl_wd {
 	bool stall_saved;
 	u16 stall_orig;
 	struct rocectl_wd_prio p[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
+	/* Each priority's storm's blast radius, from its first storm on. */
+	struct rocectl_wd_blast *blast[ROCECTL_WD_NDIR][ROCECTL_WD_NPRIO];
 	bool dead;
 	struct delayed_work poll;
 	struct work_struct free_work;

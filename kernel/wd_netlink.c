@@ -13,6 +13,36 @@
 #include "wd_netlink.h"
 #include "netlink_gen.h"
 
+/* The storm's blast radius: counts, then the processes most affected. */
+static int rocectl_wd_put_blast(struct sk_buff *skb,
+				const struct rocectl_wd_blast *b)
+{
+	const struct rocectl_wd_blast_proc *top[ROCECTL_WD_BLAST_SHOWN];
+	struct nlattr *nest;
+	int i, n;
+
+	if (!b)
+		return 0;
+	if (nla_put_u32(skb, ROCECTL_A_WDP_BLAST_QPS, b->qps) ||
+	    nla_put_u32(skb, ROCECTL_A_WDP_BLAST_PROCS, b->procs))
+		return -EMSGSIZE;
+	rocectl_wd_blast_top(b, top, &n);
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(skb, ROCECTL_A_WDP_BLAST_PROC);
+		if (!nest ||
+		    nla_put_u32(skb, ROCECTL_A_WDB_PID, top[i]->pid) ||
+		    nla_put_string(skb, ROCECTL_A_WDB_COMM, top[i]->comm) ||
+		    nla_put_u32(skb, ROCECTL_A_WDB_QPS, top[i]->qps) ||
+		    (b->counted &&
+		     nla_put_u64_64bit(skb, ROCECTL_A_WDB_BYTES,
+				       rocectl_wd_blast_moved(top[i]),
+				       ROCECTL_A_WDB_PAD)))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
 static int rocectl_wd_put_prio(struct sk_buff *skb, const struct rocectl_wd *w,
 			       int d, int p)
 {
@@ -42,7 +72,8 @@ static int rocectl_wd_put_prio(struct sk_buff *skb, const struct rocectl_wd *w,
 			      ROCECTL_A_WDP_PAD) ||
 	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_CONFLICTS, ps->conflicts, ROCECTL_A_WDP_PAD) ||
 	    nla_put_u8(skb, ROCECTL_A_WDP_BACKOFF, ps->backoff) ||
-	    nla_put_u8(skb, ROCECTL_A_WDP_PFC_CLEARED, ps->cleared)) {
+	    nla_put_u8(skb, ROCECTL_A_WDP_PFC_CLEARED, ps->cleared) ||
+	    rocectl_wd_put_blast(skb, w->blast[d][p])) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -391,16 +422,19 @@ int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (ifindex < 0)
 		return ifindex;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	/* Sixteen priorities, each with its storm's processes. */
+	msg = genlmsg_new(4 * NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	rtnl_lock();
 	w = rocectl_wd_lookup(info, ifindex);
-	if (IS_ERR(w))
+	if (IS_ERR(w)) {
 		err = PTR_ERR(w);
-	else
+	} else {
+		rocectl_wd_blast_refresh_all(w);
 		err = rocectl_wd_fill(msg, w, ROCECTL_CMD_WD_GET, info->snd_portid,
 				      info->snd_seq, 0, -1, 0, 0, 0, 0, 0);
+	}
 	rtnl_unlock();
 	if (err) {
 		nlmsg_free(msg);
@@ -419,6 +453,7 @@ int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	list_for_each_entry(w, &rocectl_wds, list) {
 		if (i++ < cb->args[0])
 			continue;
+		rocectl_wd_blast_refresh_all(w);
 		err = rocectl_wd_fill(skb, w, ROCECTL_CMD_WD_GET,
 				      NETLINK_CB(cb->skb).portid,
 				      cb->nlh->nlmsg_seq, NLM_F_MULTI, -1, 0, 0,

@@ -53,6 +53,14 @@ int attrs_parse_wd_prio(const struct nlattr *nest, const struct nlattr **tb)
 	return mnl_attr_parse_nested(nest, attr_table_cb, &t);
 }
 
+int attrs_parse_wd_blast(const struct nlattr *nest, const struct nlattr **tb)
+{
+	struct attr_table t = { tb, rocectl_wd_blast_attr_types, ROCECTL_A_WDB_MAX };
+
+	memset(tb, 0, sizeof(*tb) * (ROCECTL_A_WDB_MAX + 1));
+	return mnl_attr_parse_nested(nest, attr_table_cb, &t);
+}
+
 int attrs_parse_qp_stats(const struct nlattr *nest, const struct nlattr **tb)
 {
 	struct attr_table t = { tb, rocectl_qp_stat_types, ROCECTL_A_QP_STAT_MAX };

@@ -18,6 +18,7 @@ int attrs_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
 int attrs_parse_port(const struct nlattr *nest, const struct nlattr **tb);
 int attrs_parse_qp_stats(const struct nlattr *nest, const struct nlattr **tb);
 int attrs_parse_wd_prio(const struct nlattr *nest, const struct nlattr **tb);
+int attrs_parse_wd_blast(const struct nlattr *nest, const struct nlattr **tb);
 
 /* A name from a table, or "UNKNOWN". */
 const char *name_of(const char *const *names, size_t n, unsigned int v);

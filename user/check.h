@@ -171,6 +171,7 @@ struct ecmp_qp {
 	uint16_t sport;		/* the wire's, else the rule's */
 	uint16_t rule;		/* the kernel's rule's, 0 unknown */
 	bool wire;		/* sport was seen on the wire */
+	bool hw;		/* sport is the hardware QP context's */
 	uint32_t pid;		/* 0: a kernel QP, or an owner out of sight */
 	char comm[32];		/* "": an owner out of sight */
 };

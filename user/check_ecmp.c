@@ -4,8 +4,9 @@
  * the UDP 5-tuple, whose only per-QP part is the UDP source port. QPs to
  * one destination on one source port take one path; a process whose many
  * QPs leave on a handful of ports spreads over a handful of paths. The
- * ports are the module's: seen on the wire (soft-RoCE), else the kernel's
- * rule's (rdma_get_udp_sport).
+ * ports are each QP's best (qp_sport.h): the hardware's QP context (mlx5),
+ * else seen on the wire (soft-RoCE), else the kernel's rule's
+ * (rdma_get_udp_sport).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "attrs.h"
 #include "check.h"
 #include "qp_fields.h"
+#include "qp_sport.h"
 #include "utils.h"
 
 /* A process with this many QPs or more ... */
@@ -31,6 +33,7 @@ struct ecmp_scan {
 	struct ecmp_qp *q;
 	size_t n;
 	bool oom;
+	struct qp_sport_hw hw;
 };
 
 static bool connected(unsigned int type)
@@ -43,6 +46,7 @@ static int ecmp_qps_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ROCECTL_A_MAX + 1];
 	struct ecmp_scan *s = data;
+	struct qp_sport sp;
 	struct ecmp_qp *q;
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_TYPE] || !tb[ROCECTL_A_QP_DGID] ||
@@ -58,10 +62,11 @@ static int ecmp_qps_cb(const struct nlmsghdr *nlh, void *data)
 	q = &s->q[s->n++];
 	memset(q, 0, sizeof(*q));
 	memcpy(q->dgid, mnl_attr_get_payload(tb[ROCECTL_A_QP_DGID]), sizeof(q->dgid));
-	if (tb[ROCECTL_A_QP_SPORT_RULE])
-		q->rule = mnl_attr_get_u16(tb[ROCECTL_A_QP_SPORT_RULE]);
-	q->sport = tb[ROCECTL_A_QP_SPORT_WIRE] ? mnl_attr_get_u16(tb[ROCECTL_A_QP_SPORT_WIRE]) : q->rule;
-	q->wire = tb[ROCECTL_A_QP_SPORT_WIRE] != NULL;
+	qp_sport_best(tb, &s->hw, &sp);
+	q->rule = sp.rule;
+	q->sport = sp.port;
+	q->wire = sp.source == QP_SPORT_WIRE;
+	q->hw = sp.source == QP_SPORT_HW;
 	if (tb[ROCECTL_A_QP_PID])
 		q->pid = mnl_attr_get_u32(tb[ROCECTL_A_QP_PID]);
 	if (tb[ROCECTL_A_QP_COMM])
@@ -143,7 +148,7 @@ static void fix_for(const struct ecmp_qp *q, size_t n, char *buf, size_t len)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (q[i].wire && q[i].rule && q[i].sport != q[i].rule)
+		if ((q[i].wire || q[i].hw) && q[i].rule && q[i].sport != q[i].rule)
 			break;
 	if (i == n) {
 		snprintf(buf, len, "%s", ECMP_RULE_FIX);
@@ -242,7 +247,7 @@ static void judge_processes(struct ecmp_qp *q, size_t n, struct finding *f)
 
 void check_ecmp_judge(struct ecmp_qp *q, size_t n, const char *where, struct finding *f)
 {
-	size_t i, dests, wire = 0;
+	size_t i, dests, wire = 0, hw = 0;
 	uint16_t *ports;
 
 	if (!n) {
@@ -262,6 +267,7 @@ void check_ecmp_judge(struct ecmp_qp *q, size_t n, const char *where, struct fin
 	for (i = 0; i < n; i++) {
 		ports[i] = q[i].sport;
 		wire += q[i].wire;
+		hw += q[i].hw;
 	}
 	/* judge_processes sorted by pid: count destinations as judge_dests sees them. */
 	qsort(q, n, sizeof(*q), by_dest_port);
@@ -271,6 +277,8 @@ void check_ecmp_judge(struct ecmp_qp *q, size_t n, const char *where, struct fin
 		    "%zu live QP%s on %s to %zu destination%s over %zu distinct source ports, none shared towards one destination (%s; rocectl QP table)",
 		    n, n == 1 ? "" : "s", where, dests, dests == 1 ? "" : "s",
 		    distinct_ports(ports, n),
+		    hw == n ? "ports the hardware's QP contexts hold" :
+		    hw ? "ports the hardware's QP contexts hold, else seen on the wire or the kernel's rule's" :
 		    wire == n ? "ports seen on the wire" :
 		    wire ? "ports seen on the wire, else the kernel's rule's" :
 		    "ports the kernel's rule gives");
@@ -291,6 +299,7 @@ void check_ecmp(struct check_ctx *c)
 		check_report(c, "ecmp", &f);
 		return;
 	}
+	qp_sport_hw_read(&c->rc->nl, &s.hw);
 	nlh = nl_request(&c->rc->nl, ROCECTL_CMD_QP_GET, NLM_F_DUMP);
 	mnl_attr_put_strz(nlh, ROCECTL_A_DEV_NAME, p->dev);
 	mnl_attr_put_u32(nlh, ROCECTL_A_QP_PORT, p->port);
@@ -302,5 +311,6 @@ void check_ecmp(struct check_ctx *c)
 		check_ecmp_judge(s.q, s.n, where, &f);
 	}
 	free(s.q);
+	qp_sport_hw_free(&s.hw);
 	check_report(c, "ecmp", &f);
 }

@@ -146,6 +146,24 @@ static void write_watchdog(struct prom *p, const struct snapshot *s)
 
 		prom_u64(p, l, 1, s->stalls[i].errors);
 	}
+	prom_family(p, "rocectl_watchdog_storm_affected_qps", PROM_GAUGE,
+		    "QPs whose traffic maps to the priority on the netdev, at the detection of its current or last storm.");
+	for (i = 0; i < s->nprios; i++) {
+		struct prom_label l[] = { L("netdev", s->prios[i].netdev), L("prio", s->prios[i].prio),
+					  L("direction", s->prios[i].direction) };
+
+		if (s->prios[i].has_blast)
+			prom_u64(p, l, 3, s->prios[i].blast_qps);
+	}
+	prom_family(p, "rocectl_watchdog_storm_affected_processes", PROM_GAUGE,
+		    "Processes owning those QPs (kernel users count as one each).");
+	for (i = 0; i < s->nprios; i++) {
+		struct prom_label l[] = { L("netdev", s->prios[i].netdev), L("prio", s->prios[i].prio),
+					  L("direction", s->prios[i].direction) };
+
+		if (s->prios[i].has_blast)
+			prom_u64(p, l, 3, s->prios[i].blast_procs);
+	}
 	prom_family(p, "rocectl_watchdog_storm_seconds", PROM_COUNTER,
 		    "Time the priority spent in storms, all storms.");
 	for (i = 0; i < s->nprios; i++) {
@@ -247,7 +265,7 @@ static void group_port(const struct group *g, char *port, size_t len)
 
 static void write_qps(struct prom *p, const struct snapshot *s, const struct metrics_opts *o)
 {
-	char port[12], qpn[12], pid[12], name[96], help[160];
+	char port[12], qpn[12], pid[12], prio[12], name[96], help[160];
 	const struct group *groups;
 	const struct qp **top;
 	size_t i, n = 0, ngroups;
@@ -302,15 +320,22 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 		prom_family(p, name, PROM_COUNTER, help);
 		for (i = 0; i < n; i++) {
 			struct prom_label l[] = { L("device", top[i]->dev), L("port", port),
-						  L("qpn", qpn), L("pid", pid), L("comm", top[i]->comm) };
+						  L("qpn", qpn), L("pid", pid), L("comm", top[i]->comm),
+						  L("prio", prio),
+						  L("prio_source", top[i]->prio < 0 ? "" :
+						    top[i]->prio_source) };
 
+			if (top[i]->prio < 0)
+				prio[0] = '\0';
+			else
+				snprintf(prio, sizeof(prio), "%d", top[i]->prio);
 			snprintf(port, sizeof(port), "%u", top[i]->port);
 			snprintf(qpn, sizeof(qpn), "%u", top[i]->qpn);
 			if (top[i]->pid)
 				snprintf(pid, sizeof(pid), "%u", top[i]->pid);
 			else
 				pid[0] = '\0';
-			prom_u64(p, l, 5, top[i]->v[k]);
+			prom_u64(p, l, 7, top[i]->v[k]);
 		}
 	}
 	free(top);

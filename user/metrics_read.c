@@ -143,6 +143,12 @@ static int wd_cb(const struct nlmsghdr *nlh, void *data)
 		w->actions = U64(ROCECTL_A_WDP_ACTIONS);
 		w->actions_failed = U64(ROCECTL_A_WDP_ACTIONS_FAILED);
 		w->conflicts = U64(ROCECTL_A_WDP_CONFLICTS);
+		if (p[ROCECTL_A_WDP_BLAST_QPS]) {
+			w->has_blast = true;
+			w->blast_qps = mnl_attr_get_u32(p[ROCECTL_A_WDP_BLAST_QPS]);
+			w->blast_procs = p[ROCECTL_A_WDP_BLAST_PROCS] ?
+				mnl_attr_get_u32(p[ROCECTL_A_WDP_BLAST_PROCS]) : 0;
+		}
 #undef U64
 	}
 	return MNL_CB_OK;
@@ -167,6 +173,9 @@ static bool metrics_qp_parse(const struct nlmsghdr *nlh, struct qp *q)
 	if (tb[ROCECTL_A_QP_PID])
 		q->pid = mnl_attr_get_u32(tb[ROCECTL_A_QP_PID]);
 	q->state = tb[ROCECTL_A_QP_STATE] ? mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE]) : -1;
+	q->prio = tb[ROCECTL_A_QP_PRIO] ? mnl_attr_get_u8(tb[ROCECTL_A_QP_PRIO]) : -1;
+	q->prio_source = qp_prio_source_name(tb[ROCECTL_A_QP_PRIO_SOURCE] ?
+					     mnl_attr_get_u8(tb[ROCECTL_A_QP_PRIO_SOURCE]) : 0);
 	q->counted = qp_stat_values(tb[ROCECTL_A_QP_STATS], q->v);
 	return true;
 }

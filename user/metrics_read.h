@@ -45,6 +45,9 @@ struct prio {
 	int state;
 	bool held;
 	uint64_t storms, restores, storm_ms, actions, actions_failed, conflicts;
+	/* The current or last storm's blast radius, where one was counted. */
+	bool has_blast;
+	uint32_t blast_qps, blast_procs;
 };
 
 struct qp {
@@ -52,6 +55,8 @@ struct qp {
 	char dev[ROCECTL_DEV_NAME_MAX + 1];
 	char comm[16];
 	int state;
+	int prio;			/* its priority on its netdev; -1 unknown */
+	const char *prio_source;
 	bool counted;			/* the module counts its packets */
 	uint64_t v[QP_NSTATS];
 };

@@ -74,6 +74,8 @@ static const enum mnl_attr_data_type rocectl_attr_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_RETIRED_OTHER] = MNL_TYPE_FLAG,
 	[ROCECTL_A_QP_SPORT_RULE] = MNL_TYPE_U16,
 	[ROCECTL_A_QP_SPORT_WIRE] = MNL_TYPE_U16,
+	[ROCECTL_A_QP_PRIO] = MNL_TYPE_U8,
+	[ROCECTL_A_QP_PRIO_SOURCE] = MNL_TYPE_U8,
 	[ROCECTL_A_QP_HISTORY] = MNL_TYPE_U16,
 	[ROCECTL_A_QP_ERROR_CAUSE] = MNL_TYPE_U8,
 	[ROCECTL_A_QP_ERROR_TIME] = MNL_TYPE_U64,
@@ -151,6 +153,8 @@ static const char *const rocectl_attr_names[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_RETIRED_OTHER] = "qp-retired-other",
 	[ROCECTL_A_QP_SPORT_RULE] = "qp-sport-rule",
 	[ROCECTL_A_QP_SPORT_WIRE] = "qp-sport-wire",
+	[ROCECTL_A_QP_PRIO] = "qp-prio",
+	[ROCECTL_A_QP_PRIO_SOURCE] = "qp-prio-source",
 	[ROCECTL_A_QP_HISTORY] = "qp-history",
 	[ROCECTL_A_QP_ERROR_CAUSE] = "qp-error-cause",
 	[ROCECTL_A_QP_ERROR_TIME] = "qp-error-time",
@@ -244,6 +248,9 @@ static const enum mnl_attr_data_type rocectl_wd_prio_attr_types[ROCECTL_A_WDP_MA
 	[ROCECTL_A_WDP_CONFLICTS] = MNL_TYPE_U64,
 	[ROCECTL_A_WDP_BACKOFF] = MNL_TYPE_U8,
 	[ROCECTL_A_WDP_PFC_CLEARED] = MNL_TYPE_U8,
+	[ROCECTL_A_WDP_BLAST_QPS] = MNL_TYPE_U32,
+	[ROCECTL_A_WDP_BLAST_PROCS] = MNL_TYPE_U32,
+	[ROCECTL_A_WDP_BLAST_PROC] = MNL_TYPE_NESTED,
 };
 
 /* enum rocectl_wd_prio_attr: each attribute's name in the spec. */
@@ -263,6 +270,25 @@ static const char *const rocectl_wd_prio_attr_names[ROCECTL_A_WDP_MAX + 1] = {
 	[ROCECTL_A_WDP_CONFLICTS] = "conflicts",
 	[ROCECTL_A_WDP_BACKOFF] = "backoff",
 	[ROCECTL_A_WDP_PFC_CLEARED] = "pfc-cleared",
+	[ROCECTL_A_WDP_BLAST_QPS] = "blast-qps",
+	[ROCECTL_A_WDP_BLAST_PROCS] = "blast-procs",
+	[ROCECTL_A_WDP_BLAST_PROC] = "blast-proc",
+};
+
+/* enum rocectl_wd_blast_attr: each attribute's type, by the spec. */
+static const enum mnl_attr_data_type rocectl_wd_blast_attr_types[ROCECTL_A_WDB_MAX + 1] = {
+	[ROCECTL_A_WDB_PID] = MNL_TYPE_U32,
+	[ROCECTL_A_WDB_COMM] = MNL_TYPE_NUL_STRING,
+	[ROCECTL_A_WDB_QPS] = MNL_TYPE_U32,
+	[ROCECTL_A_WDB_BYTES] = MNL_TYPE_U64,
+};
+
+/* enum rocectl_wd_blast_attr: each attribute's name in the spec. */
+static const char *const rocectl_wd_blast_attr_names[ROCECTL_A_WDB_MAX + 1] = {
+	[ROCECTL_A_WDB_PID] = "pid",
+	[ROCECTL_A_WDB_COMM] = "comm",
+	[ROCECTL_A_WDB_QPS] = "qps",
+	[ROCECTL_A_WDB_BYTES] = "bytes",
 };
 
 /* enum rocectl_cong_attr: each attribute's type, by the spec. */

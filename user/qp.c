@@ -21,6 +21,7 @@
 #include "qp_counters.h"
 #include "qp_errors.h"
 #include "qp_fields.h"
+#include "qp_sport.h"
 #include "rocectl.h"
 #include "utils.h"
 
@@ -198,14 +199,20 @@ static int qp_show(struct rocectl *rc)
 	struct qp_filter f;
 	struct qp_show_ctx ctx = { rc, &f, false };
 	int err = parse_filter(rc, &f, false);
+	struct qp_sport_hw hw;
 
 	if (!err)
 		err = rocectl_connect(rc);
 	if (err)
 		return err;
+	/* The hardware's ports first: the socket is idle. */
+	qp_sport_hw_read(&rc->nl, &hw);
+	qp_fields_sport_hw(&hw);
 	out_begin_list();
 	err = nl_run(&rc->nl, qp_request(rc, &f), qp_show_cb, &ctx);
 	out_end_list();
+	qp_fields_sport_hw(NULL);
+	qp_sport_hw_free(&hw);
 	return err;
 }
 

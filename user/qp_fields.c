@@ -12,6 +12,7 @@
 #include "attrs.h"
 #include "output.h"
 #include "qp_fields.h"
+#include "qp_sport.h"
 
 const char *const qp_type_names[ROCECTL_QPT_DRIVER + 1] = {
 	[0] = "SMI", [1] = "GSI", [2] = "RC", [3] = "UC", [4] = "UD",
@@ -88,30 +89,63 @@ static void print_gid(const struct nlattr *a, const char *key, const char *fmt)
 	out_str(key, fmt, buf);
 }
 
+static const struct qp_sport_hw *sport_hw;
+
+void qp_fields_sport_hw(const struct qp_sport_hw *h)
+{
+	sport_hw = h;
+}
+
 /*
  * The UDP source port, the one field of the RoCEv2 5-tuple that varies per
- * QP: the wire's where the module saw one sent, else the kernel's rule's;
- * both in JSON. Text names the rule's too where the two differ.
+ * QP, from its best source (qp_sport.h): the hardware's QP context, else
+ * the wire's, else the kernel's rule's; each source's in JSON. Text names
+ * the rule's too where the port differs from it.
  */
 static void print_sport(const struct nlattr **tb)
 {
-	const struct nlattr *rule = tb[ROCECTL_A_QP_SPORT_RULE];
-	const struct nlattr *wire = tb[ROCECTL_A_QP_SPORT_WIRE];
-	unsigned int r = rule ? mnl_attr_get_u16(rule) : 0;
-	unsigned int w = wire ? mnl_attr_get_u16(wire) : 0;
+	struct qp_sport s;
 
-	if (!r && !w)
+	qp_sport_best(tb, sport_hw, &s);
+	if (s.source == QP_SPORT_NONE)
 		return;
-	out_uint("sport", NULL, w ? w : r);
-	out_str("sport_source", NULL, w ? "wire" : "rule");
-	if (r)
-		out_uint("sport_rule", NULL, r);
-	if (w)
-		out_uint("sport_wire", NULL, w);
-	if (w && r && w != r)
-		out_text("sport %u (wire; rule %u) ", w, r);
+	out_uint("sport", NULL, s.port);
+	out_str("sport_source", NULL, qp_sport_source_name(s.source));
+	if (s.rule)
+		out_uint("sport_rule", NULL, s.rule);
+	if (s.wire)
+		out_uint("sport_wire", NULL, s.wire);
+	if (s.hw)
+		out_uint("sport_hw", NULL, s.hw);
+	if (s.source == QP_SPORT_HW && s.rule && s.hw != s.rule)
+		out_text("sport %u (hardware; rule %u: changed behind the kernel, mlx5dv or DevX) ",
+			 s.port, s.rule);
+	else if (s.source == QP_SPORT_WIRE && s.rule && s.wire != s.rule)
+		out_text("sport %u (wire; rule %u) ", s.port, s.rule);
 	else
-		out_text("sport %u (%s) ", w ? w : r, w ? "wire" : "rule");
+		out_text("sport %u (%s) ", s.port,
+			 s.source == QP_SPORT_RULE_NO_PERMISSION ? "rule" : qp_sport_source_name(s.source));
+}
+
+const char *qp_prio_source_name(unsigned int source)
+{
+	static const char *const names[] = { "default", "dscp", "pcp" };
+
+	return name_of(names, ARRAY_SIZE(names), source);
+}
+
+/* The priority the QP's traffic maps to on its netdev now, and whence. */
+static void print_prio(const struct nlattr **tb)
+{
+	const char *src;
+
+	if (!tb[ROCECTL_A_QP_PRIO])
+		return;
+	src = qp_prio_source_name(tb[ROCECTL_A_QP_PRIO_SOURCE] ?
+				  mnl_attr_get_u8(tb[ROCECTL_A_QP_PRIO_SOURCE]) : 0);
+	out_uint("prio", NULL, mnl_attr_get_u8(tb[ROCECTL_A_QP_PRIO]));
+	out_str("prio_source", NULL, src);
+	out_text("prio %u (%s) ", mnl_attr_get_u8(tb[ROCECTL_A_QP_PRIO]), src);
 }
 
 void qp_print_fields(const struct nlattr **tb, bool details)
@@ -158,6 +192,7 @@ void qp_print_fields(const struct nlattr **tb, bool details)
 	if (tb[ROCECTL_A_QP_SL])
 		out_uint("sl", "sl %" PRIu64 " ", mnl_attr_get_u8(tb[ROCECTL_A_QP_SL]));
 	print_sport(tb);
+	print_prio(tb);
 	if (tb[ROCECTL_A_QP_PATH_MTU])
 		out_uint("mtu", "mtu %" PRIu64 " ", mnl_attr_get_u32(tb[ROCECTL_A_QP_PATH_MTU]));
 	if (tb[ROCECTL_A_QP_LIFETIME]) {

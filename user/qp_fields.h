@@ -11,12 +11,16 @@
 #include <libmnl/libmnl.h>
 #include <linux/rocectl.h>
 
+struct qp_sport_hw;
+
 /* The identity fields of one QP message. */
 void qp_print_fields(const struct nlattr **tb, bool details);
 /* A failure record's own fields (qp errors, monitor): cause, time, history. */
 void qp_print_error(const struct nlattr **tb);
 extern const char *const qp_error_cause_names[ROCECTL_QP_ERROR_CAUSE_DRIVER + 1];
 const char *qp_error_cause_name(unsigned int cause);
+/* The hardware's source ports qp_print_fields shows from now (NULL: none). */
+void qp_fields_sport_hw(const struct qp_sport_hw *h);
 /* Its counters, labelled with where they come from. */
 void qp_print_stats(const struct nlattr **tb);
 
@@ -39,6 +43,7 @@ extern const char *const qp_stat_names[ROCECTL_A_QP_STAT_MAX + 1];
 
 const char *qp_type_name(unsigned int type);
 const char *qp_state_name(unsigned int state);
+const char *qp_prio_source_name(unsigned int source);
 /* A GID as an address: IPv4 for IPv4-mapped GIDs, IPv6 otherwise. */
 void qp_format_gid(const unsigned char *gid, char *buf, size_t len);
 

@@ -51,6 +51,54 @@ static uint64_t u64_of(const struct nlattr *a)
 	return a ? mnl_attr_get_u64(a) : 0;
 }
 
+/*
+ * A storm's blast radius: the QPs on the priority and their processes,
+ * most bytes moved during the storm first. In a sent-pause storm the host
+ * is the slow receiver: the processes receiving most are the likely cause.
+ */
+static void print_blast(const struct nlattr *nest, const struct nlattr **tb)
+{
+	const struct nlattr *b[ROCECTL_A_WDB_MAX + 1];
+	bool rx = tb[ROCECTL_A_WDP_DIRECTION] &&
+		  mnl_attr_get_u8(tb[ROCECTL_A_WDP_DIRECTION]) == ROCECTL_WD_DIR_TX;
+	const struct nlattr *a;
+
+	if (!tb[ROCECTL_A_WDP_BLAST_QPS])
+		return;
+	out_text("\n        ");
+	out_uint("affected_qps", "affected: qps %" PRIu64 " ",
+		 mnl_attr_get_u32(tb[ROCECTL_A_WDP_BLAST_QPS]));
+	if (tb[ROCECTL_A_WDP_BLAST_PROCS])
+		out_uint("affected_procs", "procs %" PRIu64 " ",
+			 mnl_attr_get_u32(tb[ROCECTL_A_WDP_BLAST_PROCS]));
+	out_str("bytes_counted", "(bytes %s", rx ? "received" : "sent");
+	if (rx) {
+		out_bool("likely_slow_receivers", NULL, true);
+		out_text("; likely slow receivers");
+	}
+	out_text(")");
+	out_open_array("affected");
+	mnl_attr_for_each_nested(a, nest) {
+		/* A process without its pid (a malformed nest) is no process. */
+		if (mnl_attr_get_type(a) != ROCECTL_A_WDP_BLAST_PROC ||
+		    attrs_parse_wd_blast(a, b) < 0 || !b[ROCECTL_A_WDB_PID])
+			continue;
+		out_open_object(NULL);
+		out_text("\n          ");
+		out_uint("pid", "pid %" PRIu64 " ", mnl_attr_get_u32(b[ROCECTL_A_WDB_PID]));
+		if (b[ROCECTL_A_WDB_COMM])
+			out_str("comm", "comm %s ", mnl_attr_get_str(b[ROCECTL_A_WDB_COMM]));
+		if (b[ROCECTL_A_WDB_QPS])
+			out_uint("qps", "qps %" PRIu64 " ", mnl_attr_get_u32(b[ROCECTL_A_WDB_QPS]));
+		/* None on hardware devices: the NIC counts their bytes. */
+		if (b[ROCECTL_A_WDB_BYTES])
+			out_uint("bytes", "bytes %" PRIu64 " ",
+				 mnl_attr_get_u64(b[ROCECTL_A_WDB_BYTES]));
+		out_close_object();
+	}
+	out_close_array();
+}
+
 static void print_prio(const struct nlattr *nest, bool stats)
 {
 	const struct nlattr *tb[ROCECTL_A_WDP_MAX + 1];
@@ -71,6 +119,7 @@ static void print_prio(const struct nlattr *nest, bool stats)
 			 mnl_attr_get_u8(tb[ROCECTL_A_WDP_PFC_CLEARED]));
 	out_uint("storms", "storms %" PRIu64 " ", u64_of(tb[ROCECTL_A_WDP_STORMS]));
 	out_uint("restores", "restores %" PRIu64 " ", u64_of(tb[ROCECTL_A_WDP_RESTORES]));
+	print_blast(nest, tb);
 	if (!stats) {
 		out_close_object();
 		return;

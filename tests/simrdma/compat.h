@@ -12,6 +12,15 @@
 #include <linux/version.h>
 #include <rdma/ib_verbs.h>
 
+/*
+ * 5.9: drivers hand the RDMA netlink a QP's raw context
+ * (fill_res_qp_entry_raw, RDMA_NLDEV_CMD_RES_QP_GET_RAW): every kernel
+ * here has it.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 9, 0)
+#define SIMRDMA_RAW_QP
+#endif
+
 /* 5.13 numbers ports with a u32; before, a u8. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 13, 0)
 typedef u32 simrdma_port_t;

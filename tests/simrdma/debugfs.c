@@ -159,7 +159,8 @@ static int simrdma_parse_state(const char *s, enum ib_qp_state *state)
 
 /*
  * "create N", "modify QPN|all STATE [TCLASS]" (STATE: reset, init, rtr,
- * rts, err), "destroy QPN|all".
+ * rts, err), "destroy QPN|all", "sport QPN PORT" (the raw context's UDP
+ * source port, changed behind the kernel's back).
  */
 static ssize_t simrdma_qps_write(struct file *file, const char __user *ubuf,
 				 size_t len, loff_t *ppos)
@@ -168,6 +169,7 @@ static ssize_t simrdma_qps_write(struct file *file, const char __user *ubuf,
 	char buf[SIMRDMA_CMD_MAX], cmd[16], which[16], st[16];
 	enum ib_qp_state state;
 	unsigned int n, tclass = 0;
+	u16 sport;
 	bool all;
 	u32 qpn = 0;
 	int err, f;
@@ -196,6 +198,10 @@ static ssize_t simrdma_qps_write(struct file *file, const char __user *ubuf,
 		if (f != 2)
 			return -EINVAL;
 		err = simrdma_test_qps_destroy(sd, qpn, all);
+	} else if (!strcmp(cmd, "sport")) {
+		if (all || f != 3 || kstrtou16(st, 10, &sport))
+			return -EINVAL;
+		err = simrdma_raw_set_sport(sd, qpn, sport);
 	} else {
 		return -EINVAL;
 	}

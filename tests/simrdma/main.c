@@ -6,8 +6,9 @@
  * of the test's choice (debugfs new_device) and registered with the RDMA
  * core as a RoCE v2 port on it; it goes on del_device, when its netdev
  * unregisters (as rdma_rxe's does), or on rmmod. Driver id
- * RDMA_DRIVER_UNKNOWN: rmmod unregisters every device of that id, which
- * only this module registers where it is used.
+ * RDMA_DRIVER_UNKNOWN (RDMA_DRIVER_MLX5 with driver_mlx5=1): rmmod
+ * unregisters every device of that id, which only this module registers
+ * where it is used.
  */
 #include <linux/etherdevice.h>
 #include <linux/module.h>
@@ -15,6 +16,16 @@
 #include <net/addrconf.h>
 #include <rdma/ib_addr.h>
 #include "simrdma.h"
+
+/*
+ * The tests of mlx5's raw QP context: the devices say they are mlx5's
+ * (driver id RDMA_DRIVER_MLX5), which is how rocectl tells that a device's
+ * raw context has mlx5's layout. Never where a real mlx5 device is: rmmod
+ * unregisters every device of the driver id.
+ */
+static bool driver_mlx5;
+module_param(driver_mlx5, bool, 0444);
+MODULE_PARM_DESC(driver_mlx5, "devices take mlx5's driver id (tests of the raw QP context only)");
 
 static void simrdma_dealloc_driver(struct ib_device *ibdev)
 {
@@ -110,6 +121,9 @@ int simrdma_dev_new(const char *name, const char *ifname)
 	ib_set_device_ops(&sd->ibdev, &simrdma_dev_ops);
 	ib_set_device_ops(&sd->ibdev, &simrdma_verbs_ops);
 	ib_set_device_ops(&sd->ibdev, &simrdma_counter_ops);
+	ib_set_device_ops(&sd->ibdev, &simrdma_raw_ops);
+	if (driver_mlx5)
+		ib_set_device_ops(&sd->ibdev, &simrdma_mlx5_id_ops);
 	sd->hwc = kvcalloc(SIMRDMA_COUNTERS_LIMIT, sizeof(*sd->hwc),
 			   GFP_KERNEL);
 	if (!sd->hwc) {
@@ -202,7 +216,7 @@ static void __exit simrdma_exit(void)
 {
 	unregister_netdevice_notifier(&simrdma_netdev_nb);
 	/* Also waits for the unregistrations the notifier queued. */
-	ib_unregister_driver(RDMA_DRIVER_UNKNOWN);
+	ib_unregister_driver(driver_mlx5 ? RDMA_DRIVER_MLX5 : RDMA_DRIVER_UNKNOWN);
 	ib_unregister_client(&simrdma_client);
 	/* Last: each device's directory went with it. */
 	simrdma_debugfs_exit();

@@ -89,6 +89,7 @@ struct simrdma_qp {
 	u32 sq_psn;
 	int access;
 	struct ib_qp_cap cap;
+	u16 udp_sport;			/* raw context's path UDP source port */
 };
 
 struct simrdma_pd {
@@ -115,6 +116,13 @@ int simrdma_port_state(struct simrdma_dev *sd, enum ib_port_state *state,
 		       int *mtu);
 int simrdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		      struct ib_udata *udata);
+
+/* raw.c */
+extern const struct ib_device_ops simrdma_raw_ops;
+extern const struct ib_device_ops simrdma_mlx5_id_ops;
+void simrdma_raw_modify(struct simrdma_qp *sq, const struct ib_qp_attr *attr,
+			int mask);
+int simrdma_raw_set_sport(struct simrdma_dev *sd, u32 qpn, u16 sport);
 
 /* counters.c */
 extern const struct ib_device_ops simrdma_counter_ops;

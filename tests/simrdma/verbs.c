@@ -224,6 +224,9 @@ static int simrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		sq->sq_psn = attr->sq_psn;
 	if (mask & IB_QP_ACCESS_FLAGS)
 		sq->access = attr->qp_access_flags;
+	if (next == IB_QPS_RESET)
+		sq->udp_sport = 0;
+	simrdma_raw_modify(sq, attr, mask);
 	sq->state = next;
 out:
 	mutex_unlock(&sd->lock);

@@ -5,7 +5,7 @@
 #define ROCECTL_NLFUZZ_SPEC_H
 
 /* The attribute sets; N_NONE is the top level. */
-enum nkind { N_NONE, N_PORT, N_QP_STAT, N_WD_PRIO, N_CONG };
+enum nkind { N_NONE, N_PORT, N_QP_STAT, N_WD_PRIO, N_WD_BLAST_PROC, N_CONG };
 
 static const struct ainfo top_attrs[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_PAD] = { T_ANY },
@@ -74,6 +74,8 @@ static const struct ainfo top_attrs[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_RETIRED_OTHER] = { T_ANY },
 	[ROCECTL_A_QP_SPORT_RULE] = { T_U16 },
 	[ROCECTL_A_QP_SPORT_WIRE] = { T_U16 },
+	[ROCECTL_A_QP_PRIO] = { T_U8 },
+	[ROCECTL_A_QP_PRIO_SOURCE] = { T_U8 },
 	[ROCECTL_A_QP_HISTORY] = { T_U16 },
 	[ROCECTL_A_QP_ERROR_CAUSE] = { T_U8 },
 	[ROCECTL_A_QP_ERROR_TIME] = { T_U64 },
@@ -133,6 +135,17 @@ static const struct ainfo wd_prio_attrs[ROCECTL_A_WDP_MAX + 1] = {
 	[ROCECTL_A_WDP_CONFLICTS] = { T_U64 },
 	[ROCECTL_A_WDP_BACKOFF] = { T_U8 },
 	[ROCECTL_A_WDP_PFC_CLEARED] = { T_U8 },
+	[ROCECTL_A_WDP_BLAST_QPS] = { T_U32 },
+	[ROCECTL_A_WDP_BLAST_PROCS] = { T_U32 },
+	[ROCECTL_A_WDP_BLAST_PROC] = { T_NEST, N_WD_BLAST_PROC },
+};
+
+static const struct ainfo wd_blast_proc_attrs[ROCECTL_A_WDB_MAX + 1] = {
+	[ROCECTL_A_WDB_PAD] = { T_ANY },
+	[ROCECTL_A_WDB_PID] = { T_U32 },
+	[ROCECTL_A_WDB_COMM] = { T_STR },
+	[ROCECTL_A_WDB_QPS] = { T_U32 },
+	[ROCECTL_A_WDB_BYTES] = { T_U64 },
 };
 
 static const struct ainfo cong_attrs[ROCECTL_A_CONG_MAX + 1] = {
@@ -146,6 +159,7 @@ static const struct nestinfo nests[] = {
 	[N_PORT] = { port_attrs, ROCECTL_A_PORT_MAX },
 	[N_QP_STAT] = { qp_stat_attrs, ROCECTL_A_QP_STAT_MAX },
 	[N_WD_PRIO] = { wd_prio_attrs, ROCECTL_A_WDP_MAX },
+	[N_WD_BLAST_PROC] = { wd_blast_proc_attrs, ROCECTL_A_WDB_MAX },
 	[N_CONG] = { cong_attrs, ROCECTL_A_CONG_MAX },
 };
 

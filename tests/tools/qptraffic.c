@@ -9,7 +9,7 @@
  *
  *   qptraffic pair  -d DEV [-D DEV2] [-g GIDIDX] [-n PAIRS] [-m MSGS]
  *                   [-s SIZE] [--op send|write] [--tos TOS]
- *                   [--hold | --fork-hold] [-T SECONDS]
+ *                   [--hold | --fork-hold] [--start-after FILE] [-T SECONDS]
  *   qptraffic many  -d DEV -n COUNT [--state reset|init|rts] [-g GIDIDX]
  *                   [--hold] [-T SECONDS]
  *   qptraffic churn -d DEV -t SECONDS [-b BATCH]
@@ -75,6 +75,7 @@ struct opts {
 	unsigned int seconds;	/* churn: how long */
 	unsigned int batch;
 	unsigned int timeout;	/* -T: deadline for completions */
+	const char *start_after;	/* pair: connected, wait for this file */
 	const char *how;	/* fail: how the QP fails */
 	unsigned int retry_cnt;	/* RTS: transport retries (fail retry: 1) */
 	unsigned int ack_timeout;	/* RTS: local ACK timeout exponent */
@@ -150,6 +151,7 @@ static void print_help(FILE *f)
 {
 	fputs("usage: qptraffic pair  -d DEV [-D DEV2] [-g GIDIDX] [-n PAIRS] [-m MSGS] [-s SIZE]\n"
 	      "                       [--op send|write] [--tos TOS] [--hold | --fork-hold] [-T SECONDS]\n"
+	      "                       [--start-after FILE]\n"
 	      "       qptraffic many  -d DEV -n COUNT [--state reset|init|rts] [-g GIDIDX] [--hold]\n"
 	      "                       [-T SECONDS]\n"
 	      "       qptraffic churn -d DEV -t SECONDS [-b BATCH]\n"
@@ -160,6 +162,8 @@ static void print_help(FILE *f)
 	      "-b 8, -T 20 (seconds for the whole transfer).\n"
 	      "--hold: keep the QPs until SIGTERM/SIGINT, or EOF on a piped stdin.\n"
 	      "--fork-hold: a child keeps them until SIGTERM/SIGINT; the creator exits.\n"
+	      "--start-after FILE: the QPs connected, move nothing until FILE exists\n"
+	      "(within -T), so that a test can act between the QPs' creation and their traffic.\n"
 	      "fail: one connected pair whose first QP fails: --how modify moves it to ERR,\n"
 	      "--how retry destroys its peer and writes to it with retry_cnt 1 until the\n"
 	      "transport gives up (the completion's status is printed); then one more\n"
@@ -879,6 +883,21 @@ static int fork_hold(struct traffic *t, uint64_t elapsed)
 	return wait_release(&set, false);
 }
 
+/* wait_for_file - until path exists, at most seconds; 0 once it does. */
+static int wait_for_file(const char *path, unsigned int seconds)
+{
+	uint64_t end = now_us() + (uint64_t)seconds * 1000000;
+
+	while (access(path, F_OK)) {
+		if (now_us() > end) {
+			errmsg("%s did not appear within %u s", path, seconds);
+			return -1;
+		}
+		usleep(10000);
+	}
+	return 0;
+}
+
 static int cmd_pair(const struct opts *o)
 {
 	struct traffic t = { .o = o };
@@ -945,6 +964,8 @@ static int cmd_pair(const struct opts *o)
 			goto out;
 	}
 
+	if (o->start_after && wait_for_file(o->start_after, o->timeout))
+		goto out;
 	start = now_us();
 	if (run_traffic(&t))
 		goto out;
@@ -1280,13 +1301,14 @@ static int cmd_rate(const struct opts *o)
 
 /* --- command line -------------------------------------------------------------------- */
 
-enum { OPT_OP = 256, OPT_TOS, OPT_HOLD, OPT_FORK_HOLD, OPT_STATE, OPT_HOW };
+enum { OPT_OP = 256, OPT_TOS, OPT_HOLD, OPT_FORK_HOLD, OPT_STATE, OPT_START_AFTER, OPT_HOW };
 
 static const struct option pair_lopts[] = {
 	{ "op", required_argument, NULL, OPT_OP },
 	{ "tos", required_argument, NULL, OPT_TOS },
 	{ "hold", no_argument, NULL, OPT_HOLD },
 	{ "fork-hold", no_argument, NULL, OPT_FORK_HOLD },
+	{ "start-after", required_argument, NULL, OPT_START_AFTER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -1408,6 +1430,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_HOLD:
 			o.hold = true;
+			break;
+		case OPT_START_AFTER:
+			o.start_after = optarg;
 			break;
 		case OPT_FORK_HOLD:
 			o.fork_hold = true;

@@ -25,12 +25,14 @@
 #include "wd_judge_test.h"
 #include "check_test.h"
 #include "check_ecmp_test.h"
+#include "qp_sport_test.h"
 #include "prom_test.h"
 #include "metrics_sums_test.h"
 #include "qp_type_test.h"
 #include "mlx5/mlx5_test.h"
 #include "qp_counters_test.h"
 #include "qp_follow_test.h"
+#include "blast_print_test.h"
 
 static int failed;
 
@@ -418,6 +420,8 @@ int main(void)
 	test_optional_libs();
 	check_tests(report);
 	check_ecmp_tests(report);
+	blast_print_tests(report);
+	qp_sport_tests(report);
 	prom_tests(report);
 	metrics_sums_tests(report);
 	failed += mlx5_tests();

@@ -308,6 +308,21 @@ enum rocectl_gid_type {
 };
 
 /**
+ * enum rocectl_qp_prio_source - Where a QP's priority comes from
+ *   (qp-prio-source).
+ * @ROCECTL_QP_PRIO_SOURCE_DEFAULT: untagged, the netdev trusts no DSCP entry;
+ *   priority 0
+ * @ROCECTL_QP_PRIO_SOURCE_DSCP: the netdev's DCB APP table, DSCP tclass >> 2
+ * @ROCECTL_QP_PRIO_SOURCE_PCP: the VLAN netdev's egress map of the QP's
+ *   service level
+ */
+enum rocectl_qp_prio_source {
+	ROCECTL_QP_PRIO_SOURCE_DEFAULT,
+	ROCECTL_QP_PRIO_SOURCE_DSCP,
+	ROCECTL_QP_PRIO_SOURCE_PCP,
+};
+
+/**
  * enum rocectl_qp_error_cause - How the kernel learnt that a QP failed
  *   (qp-error-get, qp-error-ntf).
  * @ROCECTL_QP_ERROR_CAUSE_MODIFY: a modify moved it to ERR (the application,
@@ -398,6 +413,8 @@ enum rocectl_attr {
 	ROCECTL_A_QP_RETIRED_OTHER,
 	ROCECTL_A_QP_SPORT_RULE,
 	ROCECTL_A_QP_SPORT_WIRE,
+	ROCECTL_A_QP_PRIO,
+	ROCECTL_A_QP_PRIO_SOURCE,
 	ROCECTL_A_QP_HISTORY,
 	ROCECTL_A_QP_ERROR_CAUSE,
 	ROCECTL_A_QP_ERROR_TIME,
@@ -469,9 +486,24 @@ enum rocectl_wd_prio_attr {
 	ROCECTL_A_WDP_CONFLICTS,
 	ROCECTL_A_WDP_BACKOFF,
 	ROCECTL_A_WDP_PFC_CLEARED,
+	ROCECTL_A_WDP_BLAST_QPS,
+	ROCECTL_A_WDP_BLAST_PROCS,
+	ROCECTL_A_WDP_BLAST_PROC,
 
 	__ROCECTL_A_WDP_MAX,
 	ROCECTL_A_WDP_MAX = (__ROCECTL_A_WDP_MAX - 1)
+};
+
+enum rocectl_wd_blast_attr {
+	ROCECTL_A_WDB_UNSPEC,
+	ROCECTL_A_WDB_PAD,
+	ROCECTL_A_WDB_PID,
+	ROCECTL_A_WDB_COMM,
+	ROCECTL_A_WDB_QPS,
+	ROCECTL_A_WDB_BYTES,
+
+	__ROCECTL_A_WDB_MAX,
+	ROCECTL_A_WDB_MAX = (__ROCECTL_A_WDB_MAX - 1)
 };
 
 enum rocectl_cong_attr {

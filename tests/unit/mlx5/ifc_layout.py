@@ -71,6 +71,18 @@ FIELDS = {
         'time_stamp_high', 'time_stamp_low', 'accumulators_period',
         'np_ecn_marked_roce_packets_high', 'np_ecn_marked_roce_packets_low',
         'np_cnp_sent_high', 'np_cnp_sent_low'],
+    # mlx5's raw QP context (user/mlx5_raw.h): the resource dump's segments
+    # and, in the QUERY_QP output they carry, the path's UDP source port.
+    'resource_dump_segment_header': ['length_dw', 'segment_type'],
+    'resource_dump_info_segment': ['segment_header', 'dump_version'],
+    'resource_dump_command_segment': ['segment_header', 'segment_called',
+                                      'index1', 'index2', 'num_of_obj1'],
+    'resource_dump_resource_segment': ['segment_header', 'index1', 'index2',
+                                       'payload'],
+    'resource_dump_terminate_segment': ['segment_header'],
+    'query_qp_out': ['status', 'qpc'],
+    'qpc': ['primary_address_path'],
+    'ads': ['udp_sport'],
 }
 ALL_FIELDS = ['eth_per_prio_grp_data_layout', 'pfcc_reg',
               'cong_control_r_roce_ecn_rp', 'cong_control_r_roce_ecn_np',
@@ -91,6 +103,15 @@ MEMBER_TYPES = [
     ('query_cong_params_out', 'congestion_parameters', 'cong_control_roce_ecn_auto'),
     ('modify_cong_params_in', 'congestion_parameters', 'cong_control_roce_ecn_auto'),
     ('modify_cong_params_in', 'field_select', 'field_select_802_1_r_roce_auto'),
+]
+# (struct, member, struct it is) of the raw QP context's nesting.
+STRUCT_MEMBER_TYPES = [
+    ('query_qp_out', 'qpc', 'qpc'),
+    ('qpc', 'primary_address_path', 'ads'),
+    ('resource_dump_info_segment', 'segment_header', 'resource_dump_segment_header'),
+    ('resource_dump_command_segment', 'segment_header', 'resource_dump_segment_header'),
+    ('resource_dump_resource_segment', 'segment_header', 'resource_dump_segment_header'),
+    ('resource_dump_terminate_segment', 'segment_header', 'resource_dump_segment_header'),
 ]
 
 # Enumerator values the shim copies; searched for in these headers.
@@ -510,6 +531,11 @@ def main(argv):
         if not any(n == f and t == ('ref', 'union', 'mlx5_ifc_%s_bits' % union)
                    for n, t, d in members):
             raise Error('%s.%s is not a union %s' % (s, f, union))
+    for s, f, typ in STRUCT_MEMBER_TYPES:
+        kind, members = lay.lookup('struct', 'mlx5_ifc_%s_bits' % s)
+        if not any(n == f and t == ('ref', 'struct', 'mlx5_ifc_%s_bits' % typ) and not d
+                   for n, t, d in members):
+            raise Error('%s.%s is not a struct %s' % (s, f, typ))
     for name in CONSTANTS:
         val, f = find_constant(mlx5_dir, name)
         lines.append('#define IFC_%s %#x\t/* linux/mlx5/%s */' % (name, val, f))

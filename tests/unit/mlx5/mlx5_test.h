@@ -114,6 +114,7 @@ static inline void done(struct mlx5_t *t, const char *what)
 void mlx5_ifc_tests(struct mlx5_t *t);
 void mlx5_port_tests(struct mlx5_t *t);
 void mlx5_cong_tests(struct mlx5_t *t);
+void mlx5_raw_tests(struct mlx5_t *t);
 #endif
 
 #endif

@@ -487,5 +487,6 @@ int mlx5_tests(void)
 	mlx5_ifc_tests(&t);
 	mlx5_port_tests(&t);
 	mlx5_cong_tests(&t);
+	mlx5_raw_tests(&t);
 	return t.failed;
 }

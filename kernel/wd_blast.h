@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A storm's blast radius (wd_blast.c): the QPs whose traffic maps to the
+ * stormed priority on the stormed netdev, grouped by process, with the
+ * bytes they moved in the paused direction during the storm.
+ */
+#ifndef _ROCECTL_WD_BLAST_H
+#define _ROCECTL_WD_BLAST_H
+
+#include <linux/sched.h>
+#include <linux/types.h>
+
+/* Processes grouped; past it, each QP of another counts as one more. */
+#define ROCECTL_WD_BLAST_TRACK	32
+/* Processes named in an event or the statistics, most bytes first. */
+#define ROCECTL_WD_BLAST_SHOWN	8
+
+struct rocectl_wd_blast_proc {
+	pid_t pid;		/* initial pid namespace; 0: a kernel user */
+	u32 qps;
+	u64 base;		/* its QPs' bytes at the detection */
+	u64 now;		/* ... at the restore, or the last read */
+	char comm[TASK_COMM_LEN];
+};
+
+/* One priority in one direction: its storm in progress, else its last. */
+struct rocectl_wd_blast {
+	u32 qps, procs;
+	u32 n;			/* entries of p[] in use */
+	bool live;		/* the storm goes on: bytes read on each report */
+	bool counted;		/* the module counts its device's bytes */
+	struct rocectl_wd_blast_proc p[ROCECTL_WD_BLAST_TRACK];
+};
+
+/* Bytes a process's QPs moved during the storm. */
+static inline u64 rocectl_wd_blast_moved(const struct rocectl_wd_blast_proc *p)
+{
+	return p->now > p->base ? p->now - p->base : 0;
+}
+
+struct rocectl_wd;
+void rocectl_wd_blast_detect(struct rocectl_wd *w, int dir, int prio);
+void rocectl_wd_blast_refresh(struct rocectl_wd *w, int dir, int prio,
+			      bool end);
+void rocectl_wd_blast_refresh_all(struct rocectl_wd *w);
+void rocectl_wd_blast_top(const struct rocectl_wd_blast *b,
+			  const struct rocectl_wd_blast_proc **top, int *n);
+
+#endif /* _ROCECTL_WD_BLAST_H */

@@ -1,0 +1,176 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: each QP's priority and a PFC storm's blast radius, on the
+# simulated DCB NIC (tests/simnic) with soft-RoCE over it. Two processes
+# hold QPs whose traffic class maps, through dcb(8)'s DSCP APP entries, to
+# two priorities: qp show's priority against dcb's mapping (and its change),
+# then a storm on each priority names only that priority's process, with
+# its QPs and the bytes they moved during the storm against the QPs' own
+# counters; a sent-pause storm names its QPs as the likely slow receivers.
+# A hardware device's QPs (simrdma's, whose packets the module never sees)
+# get their priority and are named too, without bytes.
+. "$(dirname "$0")/lib.sh"
+plan 10
+W=$(mktemp -d)
+QPT=$ROOT/tests/tools/build/qptraffic
+EV=$W/ev.json
+
+kmsg_mark
+simnic_pair sim0 sim1 || fail "simnic"
+dcb pfc set dev sim0 prio-pfc 3:on 5:on
+dcb pfc set dev sim1 prio-pfc 3:on 5:on
+module_load || fail "load"
+ip addr add 192.0.2.11/24 dev sim0; ip addr add 192.0.2.12/24 dev sim1
+two_hosts sim0 192.0.2.11 sim1 192.0.2.12
+rxe_add rxe0 sim0 && rxe_add rxe1 sim1 || fail "rxe over simnic"
+# DSCP 26 (tclass 104) is priority 3, DSCP 40 (tclass 160) priority 5.
+for d in sim0 sim1; do dcb app add dev $d dscp-prio 26:3 40:5; done
+gid=$(ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /192.0.2.11/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
+gid=${gid:-1}
+
+"$ROCECTL" -j monitor watchdog > "$EV" &
+"$ROCECTL" monitor watchdog > "$W/mon.txt" &
+trap 'kill $(jobs -p) 2>/dev/null' EXIT
+# A sends from rxe0 on priority 3 (two QPs there); B receives on rxe0 on
+# priority 5 (one QP there). Both connect, then wait for their go.
+"$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 2 -m 100 -s 4096 --tos 104 -T 60 \
+	--start-after "$W/go_a" --hold > "$W/a.json" 2> "$W/a.err" &
+A=$!
+"$QPT" pair -d rxe1 -D rxe0 -g "$gid" -n 1 -m 100 -s 4096 --tos 160 -T 60 \
+	--start-after "$W/go_b" --hold > "$W/b.json" 2> "$W/b.err" &
+B=$!
+qps_rts() { rc -j qp show dev rxe0 | jq -c "[.[] | select(.state == \"RTS\" and (.pid == $A or .pid == $B)) | .pid] | sort"; }
+busywait 20000 eval '[ "$(qps_rts)" = "$(echo "[$A,$A,$B]" | jq -c sort)" ]' ||
+	fail "QPs not connected: $(qps_rts) $(cat "$W/a.err" "$W/b.err")"
+
+# --- each QP's priority against dcb(8) ---------------------------------------------------
+# dcb's own mapping of a DSCP on sim0: the independent reference.
+dcb_prio() { dcb -N app show dev sim0 dscp-prio | tr ' ' '\n' | awk -F: -v d="$1" '$1 == d {print $2}' | sort -n | tail -n 1; }
+prios() { rc -j qp show dev rxe0 | jq -c "[.[] | select(.pid == $1) | [.prio, .prio_source]] | unique"; }
+check_eq "$(prios $A)" "[[$(dcb_prio 26),\"dscp\"]]" "A's QPs (DSCP 26)"
+check_eq "$(prios $B)" "[[$(dcb_prio 40),\"dscp\"]]" "B's QPs (DSCP 40)"
+check_eq "$(rc qp show dev rxe0 | grep -c 'prio 3 (dscp)')" 2 "text: two QPs on prio 3"
+log_test "qp show: each QP's priority is dcb app's mapping of its DSCP"
+
+dcb app replace dev sim0 dscp-prio 26:6
+check_eq "$(dcb_prio 26)" 6 "dcb's new mapping"
+check_eq "$(prios $A)" '[[6,"dscp"]]' "A's QPs after the change"
+dcb app replace dev sim0 dscp-prio 26:3
+check_eq "$(prios $A)" '[[3,"dscp"]]' "A's QPs changed back"
+dcb app del dev sim0 dscp-prio 26:3 40:5
+check_eq "$(prios $A)" '[[0,"default"]]' "no DSCP entry: untagged, priority 0"
+dcb app add dev sim0 dscp-prio 26:3 40:5
+check_eq "$(prios $B)" '[[5,"dscp"]]' "B's QPs with the entries back"
+log_test "qp show: the priority follows dcb app changes after the QPs' RTR"
+
+# --- a received-pause storm on priority 3 ----------------------------------------------
+TR=/sys/kernel/tracing
+[ -d $TR/events ] || TR=/sys/kernel/debug/tracing
+echo > $TR/trace
+echo 1 > $TR/events/rocectl/pfc_storm_detect/enable
+# forward: the stormed priority's traffic moves during the storm; the hold
+# outlasts the transfers (PFC off silences the counters: restored on time).
+rc watchdog set dev sim0 prio 3,5 direction both action forward detect 100 restore 8000 interval 10 ||
+	fail "watch sim0"
+# bytes PID KEY: what PID's QPs on rxe0 moved so far, by their own counters.
+bytes() { rc -j qp stats dev rxe0 | jq "[.[] | select(.pid == $1) | .counters.$2] | add"; }
+ev() { jq -s -c "[.[] | select(.ifname == \"sim0\" and .event == \"$1\" and .prios[0].prio == $2)] | last | .prios[0]${3:+ | $3}" "$EV"; }
+nev() { jq -s "[.[] | select(.ifname == \"sim0\" and .event == \"$1\" and .prios[0].prio == $2)] | length" "$EV"; }
+a0=$(bytes $A tx_bytes)
+storm sim0 3 1000
+busywait 10000 eval '[ "$(nev detect 3)" = 1 ]' || fail "no detection on 3"
+check_eq "$(ev detect 3 '[.direction, .affected_qps, .affected_procs]')" '["rx",2,1]' "detect: counts"
+check_eq "$(ev detect 3 '[.affected[] | [.pid, .comm, .qps]]')" "[[$A,\"qptraffic\",2]]" "detect: A alone"
+check_eq "$(ev detect 3 .likely_slow_receivers)" null "a received-pause storm names no receivers"
+check_match "$(cat $TR/trace)" "pfc_storm_detect: netdev=sim0 prio=3 dir=0 .* qps=2 procs=1" "tracepoint"
+log_test "a storm on priority 3 names A's two QPs alone (event, tracepoint)"
+
+touch "$W/go_a"
+busywait 60000 test -s "$W/a.json" || fail "A's traffic: $(cat "$W/a.err")"
+storm sim0 3 0
+busywait 30000 eval '[ "$(nev restore 3)" = 1 ]' || fail "no restore on 3"
+a1=$(bytes $A tx_bytes)
+rc -j watchdog stats dev sim0 > "$W/st.json"
+check_eq "$(jq -c '.[0].prios[] | select(.prio == 3 and .direction == "rx") | [.affected[] | [.pid, .qps, .bytes]]' "$W/st.json")" \
+	"[[$A,2,$((a1 - a0))]]" "bytes during the storm, against the QPs' counters ($a0 -> $a1)"
+[ "$((a1 - a0))" -ge $((2 * 100 * 4096)) ] || fail "A moved $((a1 - a0)) bytes during the storm, not all its messages"
+check_match "$(rc watchdog stats dev sim0 | tr '\n' ' ')" "affected: qps 2 procs 1 \(bytes sent\).*pid $A comm qptraffic qps 2 bytes $((a1 - a0))" "text stats"
+log_test "bytes during the storm: A's QPs' own counters' delta (stats, JSON and text)"
+
+check_match "$(tr '\n' ' ' < "$W/mon.txt")" "sim0: detect .*prio 3 rx .*affected: qps 2 procs 1 .*pid $A comm qptraffic qps 2" "monitor text"
+log_test "monitor prints the affected processes"
+
+# --- a sent-pause storm on priority 5: B's receiving QP --------------------------------
+b0=$(bytes $B rx_bytes)
+echo "5 1000" > "$SIM/sim0/tx_storm"
+busywait 10000 eval '[ "$(nev detect 5)" = 1 ]' || fail "no detection on 5"
+check_eq "$(ev detect 5 '[.direction, .affected_qps, .affected_procs, .likely_slow_receivers]')" \
+	'["tx",1,1,true]' "detect: counts"
+check_eq "$(ev detect 5 '[.affected[] | [.pid, .qps]]')" "[[$B,1]]" "detect: B alone"
+touch "$W/go_b"
+busywait 60000 test -s "$W/b.json" || fail "B's traffic: $(cat "$W/b.err")"
+echo "5 0" > "$SIM/sim0/tx_storm"
+busywait 30000 eval '[ "$(nev restore 5)" = 1 ]' || fail "no restore on 5"
+b1=$(bytes $B rx_bytes)
+check_eq "$(rc -j watchdog stats dev sim0 | jq -c '.[0].prios[] | select(.prio == 5 and .direction == "tx") | [.affected[] | [.pid, .bytes]]')" \
+	"[[$B,$((b1 - b0))]]" "bytes received during the storm ($b0 -> $b1)"
+# At least all its messages: a packet retransmitted across the pause counts again.
+[ "$((b1 - b0))" -ge $((100 * 4096)) ] || fail "B received $((b1 - b0)) bytes during the storm, not all its messages"
+check_match "$(rc watchdog stats dev sim0)" "likely slow receivers" "text"
+log_test "a sent-pause storm on priority 5 names B's receiving QP as the likely slow receiver, with its bytes"
+
+# --- the other priority stays out of it ---------------------------------------------------
+check_eq "$(jq -s -c "[.[] | select(.event == \"detect\") | .prios[0] | [.prio, [.affected[].pid]]]" "$EV")" \
+	"[[3,[$A]],[5,[$B]]]" "every detection"
+log_test "each storm names only its own priority's process"
+
+# --- stats keep the last storm; bad input -------------------------------------------------
+check_eq "$(rc -j watchdog stats dev sim0 | jq -c '[.[0].prios[] | select(.affected_qps) | [.prio, .direction, .affected_qps]]')" \
+	'[[3,"rx",2],[5,"tx",1]]' "last storms' counts"
+out=$(rc watchdog stats dev nosuch0 2>&1); code=$?
+check_eq "$code" 4 "unknown netdev: $out"
+check_match "$out" "no netdev has this name" "its error"
+rc exporter print top 20 top-by tx_bytes > "$W/ex.txt" || fail "exporter print"
+metric() { awk -v m="$1" '$1 == m { print $2 }' "$W/ex.txt"; }
+check_eq "$(metric 'rocectl_watchdog_storm_affected_qps{netdev="sim0",prio="3",direction="rx"}') $(metric 'rocectl_watchdog_storm_affected_processes{netdev="sim0",prio="3",direction="rx"}')" \
+	"2 1" "exporter: priority 3's storm"
+check_eq "$(metric 'rocectl_watchdog_storm_affected_qps{netdev="sim0",prio="5",direction="tx"}') $(metric 'rocectl_watchdog_storm_affected_processes{netdev="sim0",prio="5",direction="tx"}')" \
+	"1 1" "exporter: priority 5's storm"
+check_eq "$(grep -c "^rocectl_top_qp_tx_bytes_total{device=\"rxe0\",.*pid=\"$A\",comm=\"qptraffic\",prio=\"3\",prio_source=\"dscp\"}" "$W/ex.txt")" 2 \
+	"exporter: A's QPs' prio labels"
+log_test "stats and the exporter keep the last storm's blast radius; top QPs carry their priority; an unknown netdev is a clear error"
+
+# --- a hardware device: simrdma over sim2, kernel QPs on priority 3 -------------------
+simnic_pair sim2 sim3 || fail "simnic sim2"
+dcb pfc set dev sim2 prio-pfc 3:on
+ip addr add 192.0.2.21/24 dev sim2
+dcb app add dev sim2 dscp-prio 26:3
+simrdma_dev srd0 sim2 || fail "simrdma over sim2"
+echo "create 2" > "$SRD/srd0/qps" && echo "modify all rtr 104" > "$SRD/srd0/qps" ||
+	fail "simrdma QPs to RTR"
+hw_prios() { rc -j qp show dev srd0 | jq -c '[.[] | select(.type == "RC") | [.state, .prio, .prio_source]]'; }
+p=$(dcb -N app show dev sim2 dscp-prio | tr ' ' '\n' | awk -F: '$1 == 26 {print $2}')
+check_eq "$p $(hw_prios)" "3 [[\"RTR\",$p,\"dscp\"],[\"RTR\",$p,\"dscp\"]]" "simrdma's QPs against dcb app on sim2"
+rc watchdog set dev sim2 prio 3 action alert detect 100 restore 1000 interval 10 || fail "watch sim2"
+storm sim2 3 1000
+hev() { jq -s -c "[.[] | select(.ifname == \"sim2\" and .event == \"detect\")] | last | .prios[0]${1:+ | $1}" "$EV"; }
+busywait 10000 eval '[ "$(hev .prio)" = 3 ]' || fail "no detection on sim2"
+comm=$(rc -j qp show dev srd0 | jq -r '[.[] | select(.type == "RC") | .comm] | unique | .[]')
+check_eq "$(hev '[.affected_qps, .affected_procs, [.affected[] | [.comm, .qps, has("bytes")]]]')" \
+	"[2,1,[[\"$comm\",2,false]]]" "sim2's storm names simrdma's two QPs, without bytes"
+storm sim2 3 0
+rc watchdog del dev sim2
+echo "destroy all" > "$SRD/srd0/qps"; echo srd0 > "$SRD/del_device"
+log_test "a hardware device's QPs: their priority from dcb app, named by a storm on its netdev (no bytes: the NIC counts them)"
+
+kill $A $B 2>/dev/null
+wait $A $B 2>/dev/null
+kill %1 %2 2>/dev/null
+echo 0 > $TR/events/rocectl/pfc_storm_detect/enable
+rc watchdog del dev sim0
+module_unload || fail "unload"
+rxe_del rxe0; rxe_del rxe1
+rmmod simrdma || fail "rmmod simrdma"
+rmmod simnic || fail "rmmod simnic"
+kmsg_check
+rm -rf "$W"
