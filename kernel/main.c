@@ -17,6 +17,8 @@
 #include <rocectl_version.h>
 #include "devices.h"
 #include "netlink.h"
+#include "qp_errors.h"
+#include "qp_events.h"
 #include "qp_hooks.h"
 #include "qps.h"
 #include "rxe_hooks.h"
@@ -27,18 +29,24 @@ static int __init rocectl_init(void)
 {
 	int err;
 
-	err = rocectl_qps_init();
+	err = rocectl_qp_errors_init();
 	if (err)
 		return err;
+	err = rocectl_qps_init();
+	if (err)
+		goto err_errors;
 	err = rocectl_qp_hooks_init();
 	if (err)
 		goto err_qps;
 	err = rocectl_devices_init();
 	if (err)
 		goto err_hooks;
-	err = rocectl_rxe_hooks_init();
+	err = rocectl_qp_events_init();
 	if (err)
 		goto err_devices;
+	err = rocectl_rxe_hooks_init();
+	if (err)
+		goto err_events;
 	err = rocectl_wd_init(&rocectl_wd_nl_listener);
 	if (err)
 		goto err_rxe;
@@ -54,12 +62,16 @@ err_wd:
 	rocectl_wd_exit();
 err_rxe:
 	rocectl_rxe_hooks_exit();
+err_events:
+	rocectl_qp_events_exit();
 err_devices:
 	rocectl_devices_exit();
 err_hooks:
 	rocectl_qp_hooks_exit();
 err_qps:
 	rocectl_qps_exit();
+err_errors:
+	rocectl_qp_errors_exit();
 	return err;
 }
 
@@ -69,10 +81,12 @@ static void __exit rocectl_exit(void)
 	rocectl_nl_exit();
 	rocectl_wd_exit();
 	rocectl_rxe_hooks_exit();
+	rocectl_qp_events_exit();
 	/* No handler runs once this returns; then the tables can go. */
 	rocectl_qp_hooks_exit();
 	rocectl_devices_exit();
 	rocectl_qps_exit();
+	rocectl_qp_errors_exit();
 	pr_info("unloaded\n");
 }
 

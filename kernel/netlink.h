@@ -24,6 +24,11 @@ void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
 			  const struct rocectl_qp_info *info, const u64 *stats,
 			  u8 cmd, int prev_state, u64 lifetime);
 int rocectl_nl_put_stats(struct sk_buff *skb, int attr, const u64 *stats);
+int rocectl_nl_put_qp(struct sk_buff *skb, u32 dev_index, const char *dev,
+		      const struct rocectl_qp_info *in, const u64 *stats,
+		      u8 cmd, int prev_state, u64 lifetime);
+struct rocectl_qp_err_rec;
+void rocectl_nl_notify_qp_error(const struct rocectl_qp_err_rec *rec);
 struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
 					struct netlink_ext_ack *extack);
 

@@ -106,8 +106,23 @@ const struct nla_policy rocectl_qp_retired_get_nl_policy[ROCECTL_A_QP_COMM + 1] 
 	[ROCECTL_A_QP_COMM] = { .type = NLA_NUL_STRING, .len = 15, },
 };
 
+/* ROCECTL_CMD_QP_ERROR_GET - do */
+const struct nla_policy rocectl_qp_error_get_nl_policy[ROCECTL_A_QP_ERROR_SEQ + 1] = {
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32, },
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX, },
+	[ROCECTL_A_QP_ERROR_SEQ] = { .type = NLA_U64, },
+};
+
+/* ROCECTL_CMD_QP_ERROR_COUNT_GET - do */
+const struct nla_policy rocectl_qp_error_count_get_nl_policy[ROCECTL_A_QP_ERROR_CAUSE + 1] = {
+	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32, },
+	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX, },
+	[ROCECTL_A_QP_COMM] = { .type = NLA_NUL_STRING, .len = 15, },
+	[ROCECTL_A_QP_ERROR_CAUSE] = NLA_POLICY_MAX(NLA_U8, 4),
+};
+
 /* Ops table for rocectl */
-const struct genl_ops rocectl_nl_ops[9] = {
+const struct genl_ops rocectl_nl_ops[11] = {
 	{
 		.cmd		= ROCECTL_CMD_DEV_GET,
 		.doit		= rocectl_nl_dev_get_doit,
@@ -169,6 +184,20 @@ const struct genl_ops rocectl_nl_ops[9] = {
 		.dumpit		= rocectl_nl_qp_retired_get_dumpit,
 		.policy		= rocectl_qp_retired_get_nl_policy,
 		.maxattr	= ROCECTL_A_QP_COMM,
+	},
+	{
+		.cmd		= ROCECTL_CMD_QP_ERROR_GET,
+		.doit		= rocectl_nl_qp_error_get_doit,
+		.dumpit		= rocectl_nl_qp_error_get_dumpit,
+		.policy		= rocectl_qp_error_get_nl_policy,
+		.maxattr	= ROCECTL_A_QP_ERROR_SEQ,
+	},
+	{
+		.cmd		= ROCECTL_CMD_QP_ERROR_COUNT_GET,
+		.doit		= rocectl_nl_qp_error_count_get_doit,
+		.dumpit		= rocectl_nl_qp_error_count_get_dumpit,
+		.policy		= rocectl_qp_error_count_get_nl_policy,
+		.maxattr	= ROCECTL_A_QP_ERROR_CAUSE,
 	},
 };
 

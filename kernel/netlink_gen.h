@@ -32,8 +32,12 @@ extern const struct nla_policy rocectl_cong_set_nl_policy[ROCECTL_A_CONG_PORT + 
 
 extern const struct nla_policy rocectl_qp_retired_get_nl_policy[ROCECTL_A_QP_COMM + 1];
 
+extern const struct nla_policy rocectl_qp_error_get_nl_policy[ROCECTL_A_QP_ERROR_SEQ + 1];
+
+extern const struct nla_policy rocectl_qp_error_count_get_nl_policy[ROCECTL_A_QP_ERROR_CAUSE + 1];
+
 /* Ops table for rocectl */
-extern const struct genl_ops rocectl_nl_ops[9];
+extern const struct genl_ops rocectl_nl_ops[11];
 
 int rocectl_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int rocectl_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
@@ -49,6 +53,13 @@ int rocectl_nl_cong_set_doit(struct sk_buff *skb, struct genl_info *info);
 int rocectl_nl_qp_retired_get_doit(struct sk_buff *skb, struct genl_info *info);
 int rocectl_nl_qp_retired_get_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb);
+int rocectl_nl_qp_error_get_doit(struct sk_buff *skb, struct genl_info *info);
+int rocectl_nl_qp_error_get_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb);
+int rocectl_nl_qp_error_count_get_doit(struct sk_buff *skb,
+				       struct genl_info *info);
+int rocectl_nl_qp_error_count_get_dumpit(struct sk_buff *skb,
+					 struct netlink_callback *cb);
 
 enum {
 	ROCECTL_NLGRP_EVENTS,

@@ -97,6 +97,8 @@ static int rocectl_modify_ret(struct kretprobe_instance *ri,
 			rocectl_qp_first_modify(a->qp, a->attr, a->mask);
 		rocectl_qp_modified(a->qp, a->attr, a->mask);
 	}
+	if ((a->mask & IB_QP_STATE) && a->attr->qp_state == IB_QPS_ERR)
+		rocectl_qp_modify_done(a->qp);
 	rocectl_qp_hooks_check();
 	return 0;
 }

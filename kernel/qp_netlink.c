@@ -70,7 +70,52 @@ static int rocectl_nl_put_path(struct sk_buff *skb,
  */
 static bool rocectl_nl_qp_owner_shown(const struct rocectl_qp_info *in, u8 cmd)
 {
-	return in->kernel || (cmd == ROCECTL_CMD_QP_GET && in->pid);
+	return in->kernel ||
+	       ((cmd == ROCECTL_CMD_QP_GET || cmd == ROCECTL_CMD_QP_ERROR_GET) &&
+		in->pid);
+}
+
+/*
+ * A QP's attributes in the message being built: a QP message's, or a
+ * failure record's (qp_err_netlink.c). stats NULL where the module
+ * counts nothing.
+ */
+int rocectl_nl_put_qp(struct sk_buff *skb, u32 dev_index, const char *dev,
+		      const struct rocectl_qp_info *in, const u64 *stats,
+		      u8 cmd, int prev_state, u64 lifetime)
+{
+	if (nla_put_u32(skb, ROCECTL_A_DEV_INDEX, dev_index) ||
+	    nla_put_string(skb, ROCECTL_A_DEV_NAME, dev) ||
+	    nla_put_u32(skb, ROCECTL_A_QP_NUM, in->qpn) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_TYPE, in->type) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_STATE, in->state) ||
+	    nla_put_u32(skb, ROCECTL_A_QP_PORT, in->port) ||
+	    (rocectl_nl_qp_owner_shown(in, cmd) &&
+	     (nla_put_u32(skb, ROCECTL_A_QP_PID, in->pid) ||
+	      nla_put_string(skb, ROCECTL_A_QP_COMM, in->comm))) ||
+	    nla_put_u8(skb, ROCECTL_A_QP_KERNEL, in->kernel) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_QP_CREATE_TIME, in->create_time,
+			      ROCECTL_A_PAD) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_QP_STATE_TIME, in->state_time,
+			      ROCECTL_A_PAD) ||
+	    rocectl_nl_put_path(skb, in))
+		return -EMSGSIZE;
+	if (prev_state >= 0 &&
+	    nla_put_u8(skb, ROCECTL_A_QP_PREV_STATE, prev_state))
+		return -EMSGSIZE;
+	if (in->incomplete && nla_put_flag(skb, ROCECTL_A_QP_INCOMPLETE))
+		return -EMSGSIZE;
+	if ((in->sport_rule &&
+	     nla_put_u16(skb, ROCECTL_A_QP_SPORT_RULE, in->sport_rule)) ||
+	    (in->sport_wire &&
+	     nla_put_u16(skb, ROCECTL_A_QP_SPORT_WIRE, in->sport_wire)))
+		return -EMSGSIZE;
+	if (cmd == ROCECTL_CMD_QP_DESTROY_NTF &&
+	    nla_put_u64_64bit(skb, ROCECTL_A_QP_LIFETIME, lifetime, ROCECTL_A_PAD))
+		return -EMSGSIZE;
+	if (stats && rocectl_nl_put_stats(skb, ROCECTL_A_QP_STATS, stats))
+		return -EMSGSIZE;
+	return 0;
 }
 
 /* One QP message; stats NULL where the module counts nothing. */
@@ -89,48 +134,19 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 		return -EMSGSIZE;
 	if (cb)
 		genl_dump_check_consistent(cb, hdr);
-
-	if (nla_put_u32(skb, ROCECTL_A_DEV_INDEX, rdev->index) ||
-	    nla_put_string(skb, ROCECTL_A_DEV_NAME, rocectl_dev_name(rdev)) ||
-	    nla_put_u32(skb, ROCECTL_A_QP_NUM, in->qpn) ||
-	    nla_put_u8(skb, ROCECTL_A_QP_TYPE, in->type) ||
-	    nla_put_u8(skb, ROCECTL_A_QP_STATE, in->state) ||
-	    nla_put_u32(skb, ROCECTL_A_QP_PORT, in->port) ||
-	    (rocectl_nl_qp_owner_shown(in, cmd) &&
-	     (nla_put_u32(skb, ROCECTL_A_QP_PID, in->pid) ||
-	      nla_put_string(skb, ROCECTL_A_QP_COMM, in->comm))) ||
-	    nla_put_u8(skb, ROCECTL_A_QP_KERNEL, in->kernel) ||
-	    nla_put_u64_64bit(skb, ROCECTL_A_QP_CREATE_TIME, in->create_time,
-			      ROCECTL_A_PAD) ||
-	    nla_put_u64_64bit(skb, ROCECTL_A_QP_STATE_TIME, in->state_time,
-			      ROCECTL_A_PAD) ||
-	    rocectl_nl_put_path(skb, in))
-		goto cancel;
-	if (prev_state >= 0 &&
-	    nla_put_u8(skb, ROCECTL_A_QP_PREV_STATE, prev_state))
-		goto cancel;
-	if (in->incomplete && nla_put_flag(skb, ROCECTL_A_QP_INCOMPLETE))
-		goto cancel;
-	if ((in->sport_rule &&
-	     nla_put_u16(skb, ROCECTL_A_QP_SPORT_RULE, in->sport_rule)) ||
-	    (in->sport_wire &&
-	     nla_put_u16(skb, ROCECTL_A_QP_SPORT_WIRE, in->sport_wire)))
-		goto cancel;
+	if (rocectl_nl_put_qp(skb, rdev->index, rocectl_dev_name(rdev), in,
+			      stats, cmd, prev_state, lifetime)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
 	if (rocectl_qp_prio(rdev, in, &prio, &prio_src) &&
 	    (nla_put_u8(skb, ROCECTL_A_QP_PRIO, prio) ||
-	     nla_put_u8(skb, ROCECTL_A_QP_PRIO_SOURCE, prio_src)))
-		goto cancel;
-	if (cmd == ROCECTL_CMD_QP_DESTROY_NTF &&
-	    nla_put_u64_64bit(skb, ROCECTL_A_QP_LIFETIME, lifetime, ROCECTL_A_PAD))
-		goto cancel;
-	if (stats && rocectl_nl_put_stats(skb, ROCECTL_A_QP_STATS, stats))
-		goto cancel;
+	     nla_put_u8(skb, ROCECTL_A_QP_PRIO_SOURCE, prio_src))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
 	genlmsg_end(skb, hdr);
 	return 0;
-
-cancel:
-	genlmsg_cancel(skb, hdr);
-	return -EMSGSIZE;
 }
 
 /* From the QP hooks: atomic context. */

@@ -15,6 +15,7 @@
 #include "devices.h"
 #include "netlink.h"
 #include "pool.h"
+#include "qp_errors.h"
 #include "qp_prio.h"
 #include "qp_stats.h"
 #include "qp_type.h"
@@ -75,6 +76,8 @@ int __init rocectl_qps_init(void)
 {
 	int err;
 
+	/* The benchmark's bound on kernel memory per tracked QP. */
+	BUILD_BUG_ON(sizeof(struct rocectl_qp) > 256);
 	rocectl_qp_cache = KMEM_CACHE(rocectl_qp, 0);
 	if (!rocectl_qp_cache)
 		return -ENOMEM;
@@ -192,14 +195,18 @@ u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	struct rocectl_qp *e;
 	u64 owed = 0;
 
-	if (!(mask & IB_QP_STATE) || attr->qp_state < IB_QPS_RTR ||
-	    attr->qp_state > IB_QPS_SQE)
+	if (!(mask & IB_QP_STATE) || attr->qp_state < IB_QPS_RTR)
 		return 0;
 	qp = qp->real_qp;
 	rcu_read_lock();
 	rdev = rocectl_dev_lookup_rcu(qp->device->index);
 	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
-	if (e && e->ibqp == qp && e->counts && !READ_ONCE(e->stats) &&
+	if (!e || e->ibqp != qp)
+		goto out;
+	/* The driver's own move to ERR inside this modify is the modify's. */
+	if (attr->qp_state == IB_QPS_ERR)
+		set_bit(ROCECTL_QP_MODIFYING_ERR, &e->stats_claim);
+	if (attr->qp_state <= IB_QPS_SQE && e->counts && !READ_ONCE(e->stats) &&
 	    !test_and_set_bit(0, &e->stats_claim)) {
 		pc = rocectl_plain_to_pcpu(struct rocectl_qp_pcpu,
 					   rocectl_pool_take(&rocectl_stats_pool));
@@ -209,8 +216,24 @@ u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
 		else
 			owed = e->id;
 	}
+out:
 	rcu_read_unlock();
 	return owed;
+}
+
+/* From the modify hook's return handler, after a modify to ERR. */
+void rocectl_qp_modify_done(struct ib_qp *qp)
+{
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+
+	qp = qp->real_qp;
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(qp->device->index);
+	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	if (e && e->ibqp == qp)
+		clear_bit(ROCECTL_QP_MODIFYING_ERR, &e->stats_claim);
+	rcu_read_unlock();
 }
 
 /*
@@ -414,6 +437,7 @@ static void rocectl_qp_fill_created(struct rocectl_qp *e, struct ib_qp *qp,
 	in->qpn = qp->qp_num;
 	in->type = rocectl_qp_type(qp->qp_type);
 	in->state = IB_QPS_RESET;
+	in->history = 0xfff0 | IB_QPS_RESET;
 	in->port = qp->port;
 	in->create_time = ktime_get_real_ns();
 	in->state_time = in->create_time;
@@ -535,6 +559,11 @@ static void rocectl_qp_apply(struct rocectl_qp *e, struct ib_qp *qp,
 	const struct ib_global_route *grh;
 
 	if (mask & IB_QP_STATE) {
+		if (attr->qp_state != in->state)
+			in->history = in->history << 4 | (attr->qp_state & 0xf);
+		/* A QP reset is a new life: its next failure is recorded. */
+		if (attr->qp_state == IB_QPS_RESET)
+			in->failed = 0;
 		in->state = attr->qp_state;
 		in->state_time = ktime_get_real_ns();
 	}
@@ -581,12 +610,94 @@ static void rocectl_qp_apply(struct rocectl_qp *e, struct ib_qp *qp,
 	}
 }
 
+/* A failure's record: the QP as it is now, with its counters. */
+static void rocectl_qp_record_failure(struct rocectl_dev *rdev,
+				      struct rocectl_qp *e,
+				      const struct rocectl_qp_info *info,
+				      u8 cause)
+{
+	u64 stats[ROCECTL_QP_NSTATS];
+
+	if (e->counts)
+		rocectl_qp_sum(e, stats);
+	rocectl_qp_errors_add(rdev, e->owner, e->id, info,
+			      e->counts ? stats : NULL, cause);
+}
+
+/*
+ * Whether a modify to ERR of qp is in its driver now (the driver's own
+ * move to ERR is then the modify's). Any context: RCU, no lock.
+ */
+bool rocectl_qp_modifying_err(const struct ib_qp *qp)
+{
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+	bool ret;
+
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(qp->device->index);
+	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	ret = e && e->ibqp == qp &&
+	      test_bit(ROCECTL_QP_MODIFYING_ERR, &e->stats_claim);
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * The kernel learnt that the QP (dev_index, qpn), qp by identity, failed
+ * other than by a modify: an asynchronous event (the QP is in ERR by the
+ * specification) or the driver's own move to ERR. One record per
+ * failure: none for a QP already in ERR or recorded since its last RESET.
+ * Process context (qp_events.c defers the hooks' calls).
+ */
+void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
+		       u8 cause)
+{
+	struct rocectl_qp_info info;
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+	bool failed = false;
+	u8 prev;
+
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(dev_index);
+	e = rdev ? rocectl_qp_find_rcu(rdev, qpn) : NULL;
+	if (!e || e->ibqp != qp)
+		goto out;
+	spin_lock_bh(&e->lock);
+	prev = e->info.state;
+	if (prev != IB_QPS_ERR && !e->info.failed) {
+		e->info.failed = 1;
+		e->info.history = e->info.history << 4 | IB_QPS_ERR;
+		e->info.state = IB_QPS_ERR;
+		e->info.state_time = ktime_get_real_ns();
+		failed = true;
+	}
+	info = e->info;
+	spin_unlock_bh(&e->lock);
+	if (!failed)
+		goto out;
+	info.sport_wire = READ_ONCE(e->tx_sport);
+	if (trace_qp_modify_enabled()) {
+		u8 prio, src;
+		bool known = rocectl_qp_prio(rdev, &info, &prio, &src);
+
+		trace_qp_modify(rocectl_dev_name(rdev), &info, prev,
+				known ? prio : -1,
+				known ? rocectl_prio_src_name(src) : "none");
+	}
+	rocectl_qp_record_failure(rdev, e, &info, cause);
+out:
+	rcu_read_unlock();
+}
+
 void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 			 int mask)
 {
 	struct rocectl_qp_info info;
 	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
+	bool failed = false;
 	u8 prev;
 
 	qp = qp->real_qp;
@@ -599,6 +710,12 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	spin_lock_bh(&e->lock);
 	prev = e->info.state;
 	rocectl_qp_apply(e, qp, attr, mask);
+	/* One record per failure: not for a QP in ERR or recorded already. */
+	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_ERR &&
+	    prev != IB_QPS_ERR && !e->info.failed) {
+		e->info.failed = 1;
+		failed = true;
+	}
 	info = e->info;
 	spin_unlock_bh(&e->lock);
 	info.sport_wire = READ_ONCE(e->tx_sport);
@@ -615,6 +732,9 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 		rocectl_nl_notify_qp(rdev, &info, NULL,
 				     ROCECTL_CMD_QP_MODIFY_NTF, prev, 0);
 	}
+	if (failed)
+		rocectl_qp_record_failure(rdev, e, &info,
+					  ROCECTL_QP_ERROR_CAUSE_MODIFY);
 out:
 	rcu_read_unlock();
 }

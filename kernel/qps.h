@@ -38,6 +38,7 @@ struct rocectl_qp_info {
 	u8 kernel:1;
 	u8 has_path:1;		/* the fields from RTR on are valid */
 	u8 incomplete:1;	/* a QP verb was missed while it lived */
+	u8 failed:1;		/* recorded as failed (qp_errors.c) until RESET */
 	u8 tclass;
 	u8 sl;
 	u8 timeout;
@@ -51,6 +52,8 @@ struct rocectl_qp_info {
 	u32 path_mtu;
 	pid_t pid;
 	char comm[TASK_COMM_LEN];
+	/* The last four states, 4 bits each, the newest low (0xf: none). */
+	u16 history;
 	u64 create_time;
 	u64 state_time;
 	u8 sgid[16];
@@ -72,7 +75,10 @@ struct rocectl_qp {
 	u64 id;
 	/* Set at the move to RTR: idle QPs cost no per-CPU memory. */
 	struct rocectl_qp_pcpu __percpu *stats;
-	/* Bit 0: a modify hook took it on itself to set stats. */
+	/*
+	 * Bit 0: a modify hook took it on itself to set stats. Bit 1
+	 * (ROCECTL_QP_MODIFYING_ERR): a modify to ERR is in the driver.
+	 */
 	unsigned long stats_claim;
 	bool counts;			/* the module counts this QP's packets */
 	/* The UDP source port of its last packet sent (host order; 0: none). */
@@ -89,6 +95,8 @@ struct rocectl_qp {
 	unsigned long cong_next;
 	struct rcu_head rcu;
 };
+
+#define ROCECTL_QP_MODIFYING_ERR 1
 
 /*
  * The address of the driver's own QP object around qp, rdma_rxe's struct
@@ -123,6 +131,10 @@ void rocectl_qp_stats_alloc(struct rocectl_qp *e, gfp_t gfp);
 u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
 			 int mask);
 void rocectl_qp_stats_owed(struct ib_qp *qp, u64 id);
+void rocectl_qp_modify_done(struct ib_qp *qp);
+bool rocectl_qp_modifying_err(const struct ib_qp *qp);
+void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
+		       u8 cause);
 
 /* The packet path counts a QP once its counters exist. */
 static inline bool rocectl_qp_stats_ready(const struct rocectl_qp *e)

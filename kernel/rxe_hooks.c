@@ -5,7 +5,9 @@
  * it goes): the netfilter hooks for what crosses the network stack
  * (nf_hooks.c), and one kprobe, on rdma_rxe's receive function (rxe_rcv),
  * for what never does: loopback between the GIDs of one device. There
- * both ends are counted at once.
+ * both ends are counted at once. And a kretprobe on rdma_rxe's own move
+ * of a QP to ERR (rxe_qp_error(), every kernel from 5.10), which raises no
+ * asynchronous event: a QP failure record (qp_errors.c).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -22,6 +24,7 @@
 #include "nf_hooks.h"
 #include "pkt_account.h"
 #include "probe_floor.h"
+#include "qp_events.h"
 #include "qps.h"
 #include "rxe_hooks.h"
 
@@ -128,6 +131,41 @@ static int rocectl_rxe_floor(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * rxe_qp_error(struct rxe_qp *qp): rdma_rxe moves the QP to ERR, after a
+ * completion error (retry or RNR retry exhausted, an error NAK), a request
+ * it refused, or inside a modify to ERR (then the modify's hook records
+ * it). The rxe_qp is never read: its struct ib_qp is at a known offset
+ * (compat.h).
+ */
+static int rocectl_rxe_qp_error_entry(struct kretprobe_instance *ri,
+				      struct pt_regs *regs)
+{
+	struct ib_qp **qp = (void *)ri->data;
+	unsigned long rxe_qp = regs_get_kernel_argument(regs, 0);
+
+	*qp = (struct ib_qp *)(rxe_qp + ROCECTL_RXE_IBQP_OFFSET);
+	return rocectl_qp_modifying_err(*qp);
+}
+
+static int rocectl_rxe_qp_error_ret(struct kretprobe_instance *ri,
+				    struct pt_regs *regs)
+{
+	struct ib_qp **qp = (void *)ri->data;
+
+	rocectl_qp_fail_from_hook(*qp, ROCECTL_QP_ERROR_CAUSE_DRIVER);
+	return 0;
+}
+
+static struct kretprobe rocectl_rxe_qp_error_rp = {
+	.kp.symbol_name = "rxe_qp_error",
+	.entry_handler = rocectl_rxe_qp_error_entry,
+	.handler = rocectl_rxe_qp_error_ret,
+	.data_size = sizeof(struct ib_qp *),
+	.maxactive = 64,
+};
+
+static bool rocectl_rxe_err_armed;
 static bool rocectl_rxe_probe_armed;
 static bool rocectl_rxe_nf_armed;
 
@@ -183,6 +221,15 @@ static void rocectl_rxe_arm(void)
 	int err;
 
 	mutex_lock(&rocectl_rxe_lock);
+	if (!rocectl_rxe_err_armed && ROCECTL_HANDLE_PROBES) {
+		rocectl_rxe_qp_error_rp.kp.addr = NULL;
+		rocectl_rxe_qp_error_rp.kp.flags = 0;
+		err = register_kretprobe(&rocectl_rxe_qp_error_rp);
+		if (err && err != -ENOENT && err != -EINVAL)
+			pr_warn("cannot hook soft-RoCE's move of a QP to ERR at rxe_qp_error (%d): its QP failures are recorded at their next modify\n",
+				err);
+		rocectl_rxe_err_armed = !err;
+	}
 	if (!rocectl_rxe_probe_armed) {
 		err = rocectl_rxe_register(&rocectl_rxe_rcv_kp);
 		if (err == -ENOENT || err == -EINVAL)
@@ -212,6 +259,9 @@ out:
 static void rocectl_rxe_disarm(void)
 {
 	mutex_lock(&rocectl_rxe_lock);
+	if (rocectl_rxe_err_armed)
+		unregister_kretprobe(&rocectl_rxe_qp_error_rp);
+	rocectl_rxe_err_armed = false;
 	if (rocectl_rxe_probe_armed)
 		unregister_kprobe(&rocectl_rxe_rcv_kp);
 	if (rocectl_rxe_nf_armed)

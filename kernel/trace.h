@@ -16,6 +16,14 @@
  *                          event of the same QP: ce cnp becn nak rnr
  *                          retrans oos. At most one every 100 ms per QP.
  *
+ *   rocectl:qp_error       dev qpn type pid comm sport_rule sport_wire
+ *                          cause (enum rocectl_qp_error_cause) history
+ *                          (the last four states, 4 bits each, newest
+ *                          low) and the QP's counters then: tx/rx
+ *                          packets, tx_retrans, rx_nak_seq, rx_rnr_nak
+ *                          (0 where the module counts nothing). Once per
+ *                          failure.
+ *
  *   rocectl:pfc_storm_detect   netdev prio dir window_us pause_us frames
  *                              qps procs: the evidence the storm was
  *                              declared on, the QPs on that priority and
@@ -165,6 +173,50 @@ TRACE_EVENT(qp_congestion,
 		  __get_str(dev), __entry->qpn, __entry->ce, __entry->cnp,
 		  __entry->becn, __entry->nak, __entry->rnr, __entry->retrans,
 		  __entry->oos)
+);
+
+TRACE_EVENT(qp_error,
+	TP_PROTO(const char *dev, const struct rocectl_qp_info *qp, u8 cause,
+		 const u64 *stats),
+	TP_ARGS(dev, qp, cause, stats),
+	TP_STRUCT__entry(
+		__string(dev, dev)
+		__field(u32, qpn)
+		__field(u8, type)
+		__field(pid_t, pid)
+		__array(char, comm, TASK_COMM_LEN)
+		__field(u16, sport_rule)
+		__field(u16, sport_wire)
+		__field(u8, cause)
+		__field(u16, history)
+		__field(u64, tx_packets)
+		__field(u64, rx_packets)
+		__field(u64, tx_retrans)
+		__field(u64, rx_nak_seq)
+		__field(u64, rx_rnr_nak)
+	),
+	TP_fast_assign(
+		rocectl_assign_str(dev, dev);
+		__entry->qpn = qp->qpn;
+		__entry->type = qp->type;
+		__entry->pid = qp->pid;
+		memcpy(__entry->comm, qp->comm, TASK_COMM_LEN);
+		__entry->sport_rule = qp->sport_rule;
+		__entry->sport_wire = qp->sport_wire;
+		__entry->cause = cause;
+		__entry->history = qp->history;
+		__entry->tx_packets = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_PACKETS)];
+		__entry->rx_packets = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_PACKETS)];
+		__entry->tx_retrans = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_RETRANS)];
+		__entry->rx_nak_seq = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_NAK_SEQ)];
+		__entry->rx_rnr_nak = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_RNR_NAK)];
+	),
+	TP_printk("dev=%s qpn=%u type=%u pid=%d comm=%s sport_rule=%u sport_wire=%u cause=%u history=0x%04x tx_packets=%llu rx_packets=%llu tx_retrans=%llu rx_nak_seq=%llu rx_rnr_nak=%llu",
+		  __get_str(dev), __entry->qpn, __entry->type, __entry->pid,
+		  __entry->comm, __entry->sport_rule, __entry->sport_wire,
+		  __entry->cause, __entry->history, __entry->tx_packets,
+		  __entry->rx_packets, __entry->tx_retrans, __entry->rx_nak_seq,
+		  __entry->rx_rnr_nak)
 );
 
 TRACE_EVENT(pfc_storm_detect,

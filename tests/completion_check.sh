@@ -157,7 +157,7 @@ expect "rocectl help "
 result "global options and objects, by prefix"
 
 expect "rocectl dev " show stats help
-expect "rocectl qp " show stats counters help
+expect "rocectl qp " show stats errors counters help
 expect "rocectl qp c" counters
 expect "rocectl qp counters " show bind unbind follow optional help
 expect "rocectl q c " show bind unbind follow optional help	# abbreviated object and command
@@ -179,6 +179,8 @@ expect "rocectl q s " $FILTER
 expect "rocectl qp stats " $FILTER sort watch
 expect "rocectl qp stats watch " $FILTER sort count
 expect "rocectl qp stats watch 0.5 " $FILTER sort count
+expect "rocectl qp errors " dev
+expect "rocectl qp errors dev rxe0 "
 expect "rocectl watchdog set " ${WD_SET/port /}	# port once dev is given
 expect "rocectl watchdog set dev eth0 " ${WD_SET/dev /}
 expect "rocectl watchdog del dev eth0 " port prio

@@ -227,6 +227,34 @@ static void write_unattributed(struct prom *p, const struct snapshot *s)
 }
 
 /* A group's port label: empty for the module's "other" group (any port). */
+/*
+ * QP failures per device, command name and cause: counters that never go
+ * back. Every record the module's ring took is in one count, so the
+ * records it overwrote are the counts' sum past its size.
+ */
+static void write_qp_errors(struct prom *p, const struct snapshot *s)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	prom_family(p, "rocectl_qp_errors", PROM_COUNTER,
+		    "QP failures the module recorded, by device, owner's command name and cause (modify, fatal, req-err, access-err, driver); device and comm \"other\" past its bound on groups (error_groups).");
+	for (i = 0; i < s->nerrs; i++) {
+		const struct qp_err_count *c = &s->errs[i];
+		struct prom_label l[] = { L("device", c->other ? "other" : c->dev),
+					  L("comm", c->other ? "other" : c->comm),
+					  L("cause", qp_error_cause_name(c->cause)) };
+
+		prom_u64(p, l, 3, c->count);
+		total += c->count;
+	}
+	if (!s->err_records)
+		return;
+	prom_family(p, "rocectl_qp_error_records_overwritten", PROM_COUNTER,
+		    "QP failure records the module's ring (error_records) lost to newer ones.");
+	prom_u64(p, NULL, 0, total > s->err_records ? total - s->err_records : 0);
+}
+
 static void group_port(const struct group *g, char *port, size_t len)
 {
 	if (g->other)
@@ -349,6 +377,7 @@ void metrics_write(struct prom *p, const struct metrics_opts *o, struct metrics_
 		write_watchdog(p, &s);
 		write_qps(p, &s, o);
 		write_unattributed(p, &s);
+		write_qp_errors(p, &s);
 	}
 	if (failed)
 		h->errors++;

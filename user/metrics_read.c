@@ -218,6 +218,34 @@ static int retired_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+static int err_count_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	struct snapshot *s = data;
+	struct qp_err_count *c;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_ERROR_COUNT] ||
+	    !tb[ROCECTL_A_QP_ERROR_CAUSE])
+		return MNL_CB_OK;
+	if (!grow_array((void **)&s->errs, s->nerrs, sizeof(*s->errs)))
+		return MNL_CB_ERROR;
+	c = &s->errs[s->nerrs++];
+	memset(c, 0, sizeof(*c));
+	c->other = tb[ROCECTL_A_QP_ERROR_OTHER];
+	if (tb[ROCECTL_A_DEV_NAME])
+		snprintf(c->dev, sizeof(c->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+	if (tb[ROCECTL_A_QP_COMM])
+		snprintf(c->comm, sizeof(c->comm), "%s", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	c->cause = mnl_attr_get_u8(tb[ROCECTL_A_QP_ERROR_CAUSE]);
+	c->count = mnl_attr_get_u64(tb[ROCECTL_A_QP_ERROR_COUNT]);
+	return MNL_CB_OK;
+}
+
+static void restart_errs(void *data)
+{
+	((struct snapshot *)data)->nerrs = 0;
+}
+
 static void restart_retired(void *data)
 {
 	((struct snapshot *)data)->nretired = 0;
@@ -252,13 +280,17 @@ int metrics_qp_cmp(const void *a, const void *b)
 }
 
 /*
- * The module's bound on a device's named groups (its parameter, clamped
- * as the module clamps it), or 0 if it cannot be read.
+ * A bound of the module (retired_groups, error_records: its parameter,
+ * clamped to 1-65536 as the module clamps it), or 0 if it cannot be read.
  */
-static unsigned int retired_max(void)
+static unsigned int module_param_u32(const char *name)
 {
-	FILE *f = fopen("/sys/module/rocectl/parameters/retired_groups", "re");
 	unsigned int v = 0;
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/rocectl/parameters/%s", name);
+	f = fopen(path, "re");
 
 	if (!f)
 		return 0;
@@ -274,11 +306,13 @@ bool metrics_read_module(struct nl *nl, struct snapshot *s)
 	struct nl_error e;
 	size_t i, n;
 
-	s->retired_max = retired_max();
+	s->retired_max = module_param_u32("retired_groups");
+	s->err_records = module_param_u32("error_records");
 
 	failed |= dump(nl, ROCECTL_CMD_DEV_GET, dev_cb, s, restart_ports) != 0;
 	failed |= dump(nl, ROCECTL_CMD_WD_GET, wd_cb, s, restart_prios) != 0;
 	failed |= dump(nl, ROCECTL_CMD_QP_RETIRED_GET, retired_cb, s, restart_retired) != 0;
+	failed |= dump(nl, ROCECTL_CMD_QP_ERROR_COUNT_GET, err_count_cb, s, restart_errs) != 0;
 	/*
 	 * One pass: under QP churn a dump is interrupted again and again,
 	 * and each try costs a scrape's time. A QP it misses makes its
@@ -346,4 +380,5 @@ void metrics_snapshot_free(struct snapshot *s)
 	free(s->stalls);
 	free(s->qps);
 	free(s->retired);
+	free(s->errs);
 }

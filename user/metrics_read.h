@@ -80,6 +80,18 @@ struct retired {
 	uint64_t v[QP_NSTATS];
 };
 
+/*
+ * QP failures the module counted (qp-error-count-get): per device, command
+ * name and cause, or, past the module's bound on groups, per cause alone.
+ */
+struct qp_err_count {
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	char comm[16];
+	bool other;
+	uint8_t cause;
+	uint64_t count;
+};
+
 /* A soft-RoCE device's packets that no counting QP took (the module's). */
 struct dev_acct {
 	char dev[ROCECTL_DEV_NAME_MAX + 1];
@@ -105,6 +117,9 @@ struct snapshot {
 	size_t nretired;
 	unsigned int retired_max;	/* named groups the module keeps a device, 0 unknown */
 	bool qps_interrupted;		/* QPs came or went during the QP dump */
+	struct qp_err_count *errs;
+	size_t nerrs;
+	unsigned int err_records;	/* the module's failure ring's size, 0 unknown */
 };
 
 /*

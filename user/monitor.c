@@ -62,6 +62,8 @@ static const char *qp_event_name(unsigned int cmd)
 		return "modify";
 	case ROCECTL_CMD_QP_DESTROY_NTF:
 		return "destroy";
+	case ROCECTL_CMD_QP_ERROR_NTF:
+		return "error";
 	default:
 		return NULL;
 	}
@@ -83,8 +85,10 @@ static void print_event(const struct monitor *mon, uint8_t cmd, const struct nlm
 	if (is_dev) {
 		dev_print_fields(nlh, tb, mon->rc->details);
 	} else {
+		if (cmd == ROCECTL_CMD_QP_ERROR_NTF)
+			qp_print_error(tb);
 		qp_print_fields(tb, mon->rc->details);
-		if (cmd == ROCECTL_CMD_QP_DESTROY_NTF)
+		if (cmd == ROCECTL_CMD_QP_DESTROY_NTF || cmd == ROCECTL_CMD_QP_ERROR_NTF)
 			qp_print_stats(tb);
 	}
 done:

@@ -76,6 +76,14 @@ static const enum mnl_attr_data_type rocectl_attr_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_SPORT_WIRE] = MNL_TYPE_U16,
 	[ROCECTL_A_QP_PRIO] = MNL_TYPE_U8,
 	[ROCECTL_A_QP_PRIO_SOURCE] = MNL_TYPE_U8,
+	[ROCECTL_A_QP_HISTORY] = MNL_TYPE_U16,
+	[ROCECTL_A_QP_ERROR_CAUSE] = MNL_TYPE_U8,
+	[ROCECTL_A_QP_ERROR_TIME] = MNL_TYPE_U64,
+	[ROCECTL_A_QP_ERROR_SEQ] = MNL_TYPE_U64,
+	[ROCECTL_A_QP_ERROR_OVERWRITTEN] = MNL_TYPE_U64,
+	[ROCECTL_A_QP_ERROR_COUNT] = MNL_TYPE_U64,
+	[ROCECTL_A_QP_ERROR_OTHER] = MNL_TYPE_FLAG,
+	[ROCECTL_A_QP_ID] = MNL_TYPE_U64,
 };
 
 /* enum rocectl_attr: each attribute's name in the spec. */
@@ -147,6 +155,14 @@ static const char *const rocectl_attr_names[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_SPORT_WIRE] = "qp-sport-wire",
 	[ROCECTL_A_QP_PRIO] = "qp-prio",
 	[ROCECTL_A_QP_PRIO_SOURCE] = "qp-prio-source",
+	[ROCECTL_A_QP_HISTORY] = "qp-history",
+	[ROCECTL_A_QP_ERROR_CAUSE] = "qp-error-cause",
+	[ROCECTL_A_QP_ERROR_TIME] = "qp-error-time",
+	[ROCECTL_A_QP_ERROR_SEQ] = "qp-error-seq",
+	[ROCECTL_A_QP_ERROR_OVERWRITTEN] = "qp-error-overwritten",
+	[ROCECTL_A_QP_ERROR_COUNT] = "qp-error-count",
+	[ROCECTL_A_QP_ERROR_OTHER] = "qp-error-other",
+	[ROCECTL_A_QP_ID] = "qp-id",
 };
 
 /* enum rocectl_port_attr: each attribute's type, by the spec. */

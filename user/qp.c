@@ -4,6 +4,7 @@
  * the module sees the packets (soft-RoCE), its counters; `qp stats watch`
  * turns them into per-second rates. `qp stats` also shows the hardware
  * counter a QP is bound to (qp_counters.c), labelled as the driver's.
+ * `qp errors` lists the QP failures the module recorded (qp_errors.c).
  */
 #include <inttypes.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include "errors.h"
 #include "output.h"
 #include "qp_counters.h"
+#include "qp_errors.h"
 #include "qp_fields.h"
 #include "qp_sport.h"
 #include "rocectl.h"
@@ -474,6 +476,7 @@ static int qp_help(struct rocectl *rc)
 	(void)rc;
 	printf("Usage: rocectl qp show [ FILTER ]\n"
 	       "       rocectl qp stats [ FILTER ] [ sort COUNTER ] [ watch [ SECONDS ] [ count N ] ]\n"
+	       "       rocectl qp errors [ dev DEV ]\n"
 	       "%s"
 	       "FILTER := [ dev DEV ] [ qpn N ] [ pid PID ] [ port N ] [ type TYPE ] [ state STATE ]\n"
 	       "TYPE := { RC | UC | UD | GSI | SMI | RAW_PACKET | XRC_INI | XRC_TGT | DRIVER }\n"
@@ -484,7 +487,11 @@ static int qp_help(struct rocectl *rc)
 	       "Counters come from the packets the module sees (soft-RoCE); a QP\n"
 	       "whose packets it does not see shows \"counters none\". A QP bound to a\n"
 	       "hardware counter (qp counters bind, mlx5) also shows that counter's\n"
-	       "values, labelled \"hw counter ID (driver)\".\n", qpc_usage);
+	       "values, labelled \"hw counter ID (driver)\".\n"
+	       "qp errors lists the last QP failures the module recorded, oldest\n"
+	       "first, destroyed QPs' included: cause { modify | fatal | req-err |\n"
+	       "access-err | driver }, the QP's last states and its counters then.\n",
+	       qpc_usage);
 	return EXIT_OK;
 }
 
@@ -493,6 +500,7 @@ static const struct cmd qp_cmds[] = {
 	{ "list", qp_show },
 	{ "stats", qp_stats },
 	{ "counters", qp_counters },
+	{ "errors", qp_errors },
 	{ "help", qp_help },
 	{ NULL, NULL },
 };

@@ -44,6 +44,19 @@ const char *const qp_stat_names[ROCECTL_A_QP_STAT_MAX + 1] = {
 };
 
 
+const char *const qp_error_cause_names[ROCECTL_QP_ERROR_CAUSE_DRIVER + 1] = {
+	[ROCECTL_QP_ERROR_CAUSE_MODIFY] = "modify",
+	[ROCECTL_QP_ERROR_CAUSE_FATAL] = "fatal",
+	[ROCECTL_QP_ERROR_CAUSE_REQ_ERR] = "req-err",
+	[ROCECTL_QP_ERROR_CAUSE_ACCESS_ERR] = "access-err",
+	[ROCECTL_QP_ERROR_CAUSE_DRIVER] = "driver",
+};
+
+const char *qp_error_cause_name(unsigned int cause)
+{
+	return name_of(qp_error_cause_names, ARRAY_SIZE(qp_error_cause_names), cause);
+}
+
 const char *qp_type_name(unsigned int type)
 {
 	return name_of(qp_type_names, ARRAY_SIZE(qp_type_names), type);
@@ -204,6 +217,43 @@ void qp_print_fields(const struct nlattr **tb, bool details)
 	if (tb[ROCECTL_A_QP_STATE_TIME])
 		out_time("state_time_ns", "state_changed", "%Y-%m-%dT%H:%M:%S",
 			 mnl_attr_get_u64(tb[ROCECTL_A_QP_STATE_TIME]));
+}
+
+/* The QP's last states, oldest first: "RTS>ERR" from the history's nibbles. */
+static void print_history(uint16_t h)
+{
+	char buf[64] = "";
+	size_t len = 0;
+	int i;
+
+	out_open_array("history");
+	for (i = 3; i >= 0; i--) {
+		unsigned int st = (h >> (4 * i)) & 0xf;
+
+		if (st == 0xf)
+			continue;
+		out_str(NULL, NULL, qp_state_name(st));
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
+				len ? ">" : "", qp_state_name(st));
+	}
+	out_close_array();
+	out_text("history %s ", buf);
+}
+
+void qp_print_error(const struct nlattr **tb)
+{
+	if (tb[ROCECTL_A_QP_ERROR_SEQ])
+		out_uint("seq", "#%" PRIu64 " ", mnl_attr_get_u64(tb[ROCECTL_A_QP_ERROR_SEQ]));
+	if (tb[ROCECTL_A_QP_ERROR_CAUSE])
+		out_str("cause", "cause %s ",
+			qp_error_cause_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_ERROR_CAUSE])));
+	if (tb[ROCECTL_A_QP_ERROR_TIME])
+		out_time("time_ns", "at", "%Y-%m-%dT%H:%M:%S",
+			 mnl_attr_get_u64(tb[ROCECTL_A_QP_ERROR_TIME]));
+	if (tb[ROCECTL_A_QP_HISTORY])
+		print_history(mnl_attr_get_u16(tb[ROCECTL_A_QP_HISTORY]));
+	if (tb[ROCECTL_A_QP_ID])
+		out_uint("id", NULL, mnl_attr_get_u64(tb[ROCECTL_A_QP_ID]));
 }
 
 void qp_print_counters(const uint64_t *v, const char *indent)

@@ -15,6 +15,10 @@ struct qp_sport_hw;
 
 /* The identity fields of one QP message. */
 void qp_print_fields(const struct nlattr **tb, bool details);
+/* A failure record's own fields (qp errors, monitor): cause, time, history. */
+void qp_print_error(const struct nlattr **tb);
+extern const char *const qp_error_cause_names[ROCECTL_QP_ERROR_CAUSE_DRIVER + 1];
+const char *qp_error_cause_name(unsigned int cause);
 /* The hardware's source ports qp_print_fields shows from now (NULL: none). */
 void qp_fields_sport_hw(const struct qp_sport_hw *h);
 /* Its counters, labelled with where they come from. */

@@ -246,6 +246,45 @@ static const struct file_operations simrdma_inject_fops = {
 	.owner = THIS_MODULE,
 };
 
+/* "QPN fatal|req-err|access-err": that asynchronous event on test QP QPN. */
+static ssize_t simrdma_qp_event_write(struct file *file,
+				      const char __user *ubuf, size_t len,
+				      loff_t *ppos)
+{
+	static const struct {
+		const char *name;
+		enum ib_event_type type;
+	} events[] = {
+		{ "fatal", IB_EVENT_QP_FATAL },
+		{ "req-err", IB_EVENT_QP_REQ_ERR },
+		{ "access-err", IB_EVENT_QP_ACCESS_ERR },
+	};
+	struct simrdma_dev *sd = file->private_data;
+	char buf[SIMRDMA_CMD_MAX], name[16], extra;
+	int err, i;
+	u32 qpn;
+
+	err = simrdma_read_cmd(ubuf, len, buf);
+	if (err)
+		return err;
+	if (sscanf(buf, "%u %15s %c", &qpn, name, &extra) != 2)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(events); i++)
+		if (!strcmp(name, events[i].name))
+			break;
+	if (i == ARRAY_SIZE(events))
+		return -EINVAL;
+	err = simrdma_test_qp_event(sd, qpn, events[i].type);
+	return err ?: len;
+}
+
+static const struct file_operations simrdma_qp_event_fops = {
+	.open = simple_open,
+	.write = simrdma_qp_event_write,
+	.llseek = noop_llseek,
+	.owner = THIS_MODULE,
+};
+
 void simrdma_debugfs_dev_add(struct simrdma_dev *sd, const char *name)
 {
 	struct dentry *d;
@@ -256,6 +295,7 @@ void simrdma_debugfs_dev_add(struct simrdma_dev *sd, const char *name)
 			    &simrdma_counters_max_fops);
 	debugfs_create_file("qps", 0600, d, sd, &simrdma_qps_fops);
 	debugfs_create_file("inject", 0200, d, sd, &simrdma_inject_fops);
+	debugfs_create_file("qp_event", 0200, d, sd, &simrdma_qp_event_fops);
 	sd->ddir = d;
 }
 

@@ -136,6 +136,8 @@ int simrdma_test_qps_create(struct simrdma_dev *sd, unsigned int n);
 int simrdma_test_qps_modify(struct simrdma_dev *sd, u32 qpn, bool all,
 			    enum ib_qp_state to, u8 tclass);
 int simrdma_test_qps_destroy(struct simrdma_dev *sd, u32 qpn, bool all);
+int simrdma_test_qp_event(struct simrdma_dev *sd, u32 qpn,
+			  enum ib_event_type type);
 void simrdma_test_qps_release(struct simrdma_dev *sd);
 
 /* debugfs.c */

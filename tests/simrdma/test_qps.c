@@ -221,6 +221,31 @@ int simrdma_test_qps_destroy(struct simrdma_dev *sd, u32 qpn, bool all)
 	return err;
 }
 
+/*
+ * An asynchronous event on QP qpn, raised as drivers raise theirs: the
+ * QP's event_handler called directly, if it has one (a kernel QP made
+ * without a handler has none before Linux 6.12, where the RDMA core puts
+ * its own wrapper on every QP). -ENOENT: no such test QP.
+ */
+int simrdma_test_qp_event(struct simrdma_dev *sd, u32 qpn,
+			  enum ib_event_type type)
+{
+	struct ib_event ev = { .device = &sd->ibdev, .event = type };
+	struct ib_qp *qp;
+	int err = 0;
+
+	mutex_lock(&sd->test_lock);
+	qp = xa_load(&sd->test_qps, qpn);
+	if (!qp) {
+		err = -ENOENT;
+	} else if (qp->event_handler) {
+		ev.element.qp = qp;
+		qp->event_handler(&ev, qp->qp_context);
+	}
+	mutex_unlock(&sd->test_lock);
+	return err;
+}
+
 /* The device is going: its QPs, CQ and PD go first, while it still works. */
 void simrdma_test_qps_release(struct simrdma_dev *sd)
 {

@@ -76,6 +76,14 @@ static const struct ainfo top_attrs[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_SPORT_WIRE] = { T_U16 },
 	[ROCECTL_A_QP_PRIO] = { T_U8 },
 	[ROCECTL_A_QP_PRIO_SOURCE] = { T_U8 },
+	[ROCECTL_A_QP_HISTORY] = { T_U16 },
+	[ROCECTL_A_QP_ERROR_CAUSE] = { T_U8 },
+	[ROCECTL_A_QP_ERROR_TIME] = { T_U64 },
+	[ROCECTL_A_QP_ERROR_SEQ] = { T_U64 },
+	[ROCECTL_A_QP_ERROR_OVERWRITTEN] = { T_U64 },
+	[ROCECTL_A_QP_ERROR_COUNT] = { T_U64 },
+	[ROCECTL_A_QP_ERROR_OTHER] = { T_ANY },
+	[ROCECTL_A_QP_ID] = { T_U64 },
 };
 
 static const struct ainfo port_attrs[ROCECTL_A_PORT_MAX + 1] = {
@@ -235,6 +243,21 @@ static const uint8_t pol_qp_retired_get[] = {
 	0,
 };
 
+static const uint8_t pol_qp_error_get[] = {
+	ROCECTL_A_DEV_INDEX,
+	ROCECTL_A_DEV_NAME,
+	ROCECTL_A_QP_ERROR_SEQ,
+	0,
+};
+
+static const uint8_t pol_qp_error_count_get[] = {
+	ROCECTL_A_DEV_INDEX,
+	ROCECTL_A_DEV_NAME,
+	ROCECTL_A_QP_COMM,
+	ROCECTL_A_QP_ERROR_CAUSE,
+	0,
+};
+
 /* The attributes a command takes, 0-terminated. */
 static const uint8_t *cmd_policy(uint8_t cmd)
 {
@@ -248,6 +271,8 @@ static const uint8_t *cmd_policy(uint8_t cmd)
 	case ROCECTL_CMD_CONG_GET: return pol_cong_get;
 	case ROCECTL_CMD_CONG_SET: return pol_cong_set;
 	case ROCECTL_CMD_QP_RETIRED_GET: return pol_qp_retired_get;
+	case ROCECTL_CMD_QP_ERROR_GET: return pol_qp_error_get;
+	case ROCECTL_CMD_QP_ERROR_COUNT_GET: return pol_qp_error_count_get;
 	default: return NULL;
 	}
 }
@@ -273,6 +298,8 @@ static bool cmd_has_dump(uint8_t cmd)
 	case ROCECTL_CMD_QP_GET:
 	case ROCECTL_CMD_WD_GET:
 	case ROCECTL_CMD_QP_RETIRED_GET:
+	case ROCECTL_CMD_QP_ERROR_GET:
+	case ROCECTL_CMD_QP_ERROR_COUNT_GET:
 		return true;
 	default:
 		return false;

@@ -14,6 +14,8 @@
  *                   [--hold] [-T SECONDS]
  *   qptraffic churn -d DEV -t SECONDS [-b BATCH]
  *   qptraffic rate  -d DEV -n COUNT
+ *   qptraffic fail  -d DEV [-D DEV2] [-g GIDIDX] --how modify|retry
+ *                   [--hold] [-T SECONDS]
  *
  * Every result is one JSON object on stdout. Exit status: 0 success,
  * 1 runtime failure, 2 bad command line (including an unknown device).
@@ -74,6 +76,9 @@ struct opts {
 	unsigned int batch;
 	unsigned int timeout;	/* -T: deadline for completions */
 	const char *start_after;	/* pair: connected, wait for this file */
+	const char *how;	/* fail: how the QP fails */
+	unsigned int retry_cnt;	/* RTS: transport retries (fail retry: 1) */
+	unsigned int ack_timeout;	/* RTS: local ACK timeout exponent */
 };
 
 /* One end of the traffic: a device context with its own PD, CQ and MR. */
@@ -151,12 +156,18 @@ static void print_help(FILE *f)
 	      "                       [-T SECONDS]\n"
 	      "       qptraffic churn -d DEV -t SECONDS [-b BATCH]\n"
 	      "       qptraffic rate  -d DEV -n COUNT\n"
+	      "       qptraffic fail  -d DEV [-D DEV2] [-g GIDIDX] --how modify|retry [--hold]\n"
+	      "                       [-T SECONDS]\n"
 	      "Defaults: -g 1, -n 1 pair, -m 100, -s 1024, --op send, --tos 0, --state rts,\n"
 	      "-b 8, -T 20 (seconds for the whole transfer).\n"
 	      "--hold: keep the QPs until SIGTERM/SIGINT, or EOF on a piped stdin.\n"
 	      "--fork-hold: a child keeps them until SIGTERM/SIGINT; the creator exits.\n"
 	      "--start-after FILE: the QPs connected, move nothing until FILE exists\n"
 	      "(within -T), so that a test can act between the QPs' creation and their traffic.\n"
+	      "fail: one connected pair whose first QP fails: --how modify moves it to ERR,\n"
+	      "--how retry destroys its peer and writes to it with retry_cnt 1 until the\n"
+	      "transport gives up (the completion's status is printed); then one more\n"
+	      "modify to ERR of the failed QP.\n"
 	      "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n", f);
 }
 
@@ -335,12 +346,12 @@ static int qp_to_rtr(const char *dev, struct ibv_qp *qp, uint32_t dqpn,
 	return ret ? -1 : 0;
 }
 
-static int qp_to_rts(const char *dev, struct ibv_qp *qp)
+static int qp_to_rts(const char *dev, struct ibv_qp *qp, const struct opts *o)
 {
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTS,
-		.timeout = 14,
-		.retry_cnt = 7,
+		.timeout = o->ack_timeout,
+		.retry_cnt = o->retry_cnt,
 		.rnr_retry = 7,
 		.sq_psn = PSN,
 		.max_rd_atomic = 1,
@@ -361,7 +372,7 @@ static int connect_qp(const char *dev, struct ibv_qp *qp, uint32_t dqpn,
 {
 	if (qp_to_init(dev, qp) ||
 	    qp_to_rtr(dev, qp, dqpn, dgid, o->gid_index, o->tos, mtu) ||
-	    qp_to_rts(dev, qp))
+	    qp_to_rts(dev, qp, o))
 		return -1;
 	return 0;
 }
@@ -983,6 +994,108 @@ out:
 	return ret ? EXIT_RUNTIME : 0;
 }
 
+/* --- fail: a QP that fails ---------------------------------------------------------- */
+
+/* The first completion on @s's CQ, polled until the deadline: 0, else -1. */
+static int await_wc(struct side *s, unsigned int seconds, struct ibv_wc *wc)
+{
+	uint64_t deadline = now_us() + (uint64_t)seconds * 1000000;
+	int n;
+
+	while ((n = ibv_poll_cq(s->cq, 1, wc)) == 0 && now_us() < deadline)
+		usleep(1000);
+	if (n < 0)
+		errmsg("%s: ibv_poll_cq: %d", s->name, n);
+	else if (!n)
+		errmsg("%s: no completion within %u s", s->name, seconds);
+	return n == 1 ? 0 : -1;
+}
+
+static int cmd_fail(const struct opts *o)
+{
+	struct traffic t = { .o = o };
+	struct ibv_qp_attr err_attr = { .qp_state = IBV_QPS_ERR };
+	struct opts ao = *o;
+	struct ibv_sge sge;
+	struct ibv_send_wr wr, *bad;
+	struct ibv_wc wc = { .status = IBV_WC_SUCCESS };
+	bool retry = !strcmp(o->how, "retry");
+	uint32_t peer = 0;
+	int second, ret = -1;
+	sigset_t set;
+
+	t.a.name = o->dev;
+	t.b.name = o->dev2 ? o->dev2 : o->dev;
+	t.a.ctx = open_device(t.a.name);
+	t.b.ctx = t.a.ctx ? open_device(t.b.name) : NULL;
+	if (!t.a.ctx || !t.b.ctx)
+		goto out;
+	if (query_side(&t.a, o->gid_index, true) || query_side(&t.b, o->gid_index, true))
+		goto out;
+	t.mtu = t.a.mtu < t.b.mtu ? t.a.mtu : t.b.mtu;
+	if (side_setup(&t.a, 4, 4096, IBV_ACCESS_LOCAL_WRITE) ||
+	    side_setup(&t.b, 4, 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE))
+		goto out;
+	t.pairs = calloc(1, sizeof(*t.pairs));
+	if (!t.pairs) {
+		errmsg("out of memory");
+		goto out;
+	}
+	t.pairs->a = create_qp(t.a.name, t.a.pd, t.a.cq, 2, 1);
+	t.pairs->b = t.pairs->a ? create_qp(t.b.name, t.b.pd, t.b.cq, 1, 2) : NULL;
+	if (!t.pairs->b)
+		goto out;
+	/* Retry: one retry of a 4 ms timeout, so that the transport gives up at once. */
+	if (retry) {
+		ao.retry_cnt = 1;
+		ao.ack_timeout = 10;
+	}
+	if (connect_qp(t.a.name, t.pairs->a, t.pairs->b->qp_num, &t.b.gid, &ao, t.mtu) ||
+	    connect_qp(t.b.name, t.pairs->b, t.pairs->a->qp_num, &t.a.gid, o, t.mtu))
+		goto out;
+
+	if (retry) {
+		/* The peer vanishes: its device drops what comes for its QPN. */
+		peer = t.pairs->b->qp_num;
+		if (destroy_qp(t.b.name, t.pairs->b))
+			goto out;
+		t.pairs->b = NULL;
+		sge = (struct ibv_sge){ (uintptr_t)t.a.buf, 64, t.a.mr->lkey };
+		wr = (struct ibv_send_wr){
+			.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+			.send_flags = IBV_SEND_SIGNALED,
+		};
+		wr.wr.rdma.remote_addr = (uintptr_t)t.b.buf;
+		wr.wr.rdma.rkey = t.b.mr->rkey;
+		if (failed(ibv_post_send(t.pairs->a, &wr, &bad), t.a.name, "ibv_post_send") ||
+		    await_wc(&t.a, o->timeout, &wc))
+			goto out;
+	} else if (failed(ibv_modify_qp(t.pairs->a, &err_attr, IBV_QP_STATE), t.a.name,
+			  "modify to ERR")) {
+		goto out;
+	}
+	/* What an application does next: a second move to ERR, not a second failure. */
+	second = ibv_modify_qp(t.pairs->a, &err_attr, IBV_QP_STATE);
+
+	if (o->hold && block_release_signals(&set))
+		goto out;
+	printf("{\"pid\":%d,\"dev\":\"%s\",\"qpn\":%u,\"peer_qpn\":%u,\"how\":\"%s\","
+	       "\"wc_status\":\"%s\",\"wc_status_code\":%d,\"second_modify\":%d}\n",
+	       (int)getpid(), t.a.name, t.pairs->a->qp_num, peer ? peer : t.pairs->b->qp_num,
+	       o->how, ibv_wc_status_str(wc.status), (int)wc.status, second);
+	if (fflush(stdout)) {
+		errmsg("writing the result: %s", strerror(errno));
+		goto out;
+	}
+	if (o->hold && wait_release(&set, stdin_is_stream()))
+		goto out;
+	ret = 0;
+out:
+	if (traffic_teardown(&t))
+		ret = -1;
+	return ret ? EXIT_RUNTIME : 0;
+}
+
 /* --- many, churn, rate: QPs without traffic ------------------------------------------ */
 
 /* A device with one PD and one small CQ, enough to create RC QPs. */
@@ -1067,11 +1180,11 @@ static int cmd_many(const struct opts *o)
 		struct ibv_qp *x = qps[i], *y = i + 1 < n ? qps[i + 1] : qps[i];
 
 		if (qp_to_rtr(h.name, x, y->qp_num, &s.gid, o->gid_index, o->tos, s.mtu) ||
-		    qp_to_rts(h.name, x))
+		    qp_to_rts(h.name, x, o))
 			goto out;
 		if (y != x &&
 		    (qp_to_rtr(h.name, y, x->qp_num, &s.gid, o->gid_index, o->tos, s.mtu) ||
-		     qp_to_rts(h.name, y)))
+		     qp_to_rts(h.name, y, o)))
 			goto out;
 	}
 
@@ -1188,7 +1301,7 @@ static int cmd_rate(const struct opts *o)
 
 /* --- command line -------------------------------------------------------------------- */
 
-enum { OPT_OP = 256, OPT_TOS, OPT_HOLD, OPT_FORK_HOLD, OPT_STATE, OPT_START_AFTER };
+enum { OPT_OP = 256, OPT_TOS, OPT_HOLD, OPT_FORK_HOLD, OPT_STATE, OPT_START_AFTER, OPT_HOW };
 
 static const struct option pair_lopts[] = {
 	{ "op", required_argument, NULL, OPT_OP },
@@ -1202,6 +1315,13 @@ static const struct option pair_lopts[] = {
 
 static const struct option many_lopts[] = {
 	{ "state", required_argument, NULL, OPT_STATE },
+	{ "hold", no_argument, NULL, OPT_HOLD },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option fail_lopts[] = {
+	{ "how", required_argument, NULL, OPT_HOW },
 	{ "hold", no_argument, NULL, OPT_HOLD },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -1224,6 +1344,7 @@ static const struct command commands[] = {
 	{ "many", "d:n:g:T:h", many_lopts, cmd_many },
 	{ "churn", "d:t:b:T:h", plain_lopts, cmd_churn },
 	{ "rate", "d:n:T:h", plain_lopts, cmd_rate },
+	{ "fail", "d:D:g:T:h", fail_lopts, cmd_fail },
 };
 
 int main(int argc, char **argv)
@@ -1237,6 +1358,8 @@ int main(int argc, char **argv)
 		.state = IBV_QPS_RTS,
 		.batch = 8,
 		.timeout = 20,
+		.retry_cnt = 7,
+		.ack_timeout = 14,
 	};
 	const struct command *cmd = NULL;
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
@@ -1245,7 +1368,7 @@ int main(int argc, char **argv)
 	int c;
 
 	if (argc < 2)
-		usage_error("missing subcommand: pair, many, churn or rate");
+		usage_error("missing subcommand: pair, many, churn, rate or fail");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		print_help(stdout);
 		return 0;
@@ -1324,6 +1447,11 @@ int main(int argc, char **argv)
 			else
 				usage_error("bad --state \"%s\": reset, init or rts", optarg);
 			break;
+		case OPT_HOW:
+			if (strcmp(optarg, "modify") && strcmp(optarg, "retry"))
+				usage_error("bad --how \"%s\": modify or retry", optarg);
+			o.how = optarg;
+			break;
 		case 'h':
 			print_help(stdout);
 			return 0;
@@ -1337,6 +1465,8 @@ int main(int argc, char **argv)
 		usage_error("%s: -d DEV is required", cmd->name);
 	if ((cmd->run == cmd_many || cmd->run == cmd_rate) && !have_n)
 		usage_error("%s: -n COUNT is required", cmd->name);
+	if (cmd->run == cmd_fail && !o.how)
+		usage_error("fail: --how modify|retry is required");
 	if (cmd->run == cmd_churn && !have_t)
 		usage_error("churn: -t SECONDS is required");
 	if (o.hold && o.fork_hold)

@@ -12,11 +12,13 @@
 #include <libmnl/libmnl.h>
 #include <linux/rocectl.h>
 
+#include "attrs.h"
 #include "dev.h"
 #include "json_writer.h"
 #include "nl.h"
 #include "optional_libs.h"
 #include "output.h"
+#include "qp_fields.h"
 #include "rocectl.h"
 #include "utils.h"
 #include "bth_test.h"
@@ -238,6 +240,52 @@ static void test_dev_print(void)
 		  "gid_types RoCEv1,RoCEv2 \n");
 }
 
+/* A QP failure record's own fields: cause, the last states, number, id. */
+static void print_qp_error(void *arg)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+
+	if (attrs_parse(arg, tb) < 0)
+		return;
+	out_open_object(NULL);
+	qp_print_error(tb);
+	out_close_object();
+}
+
+static struct nlmsghdr *qp_error_msg(char *buf, uint8_t cause, uint16_t history)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+	g->cmd = ROCECTL_CMD_QP_ERROR_GET;
+	mnl_attr_put_u64(nlh, ROCECTL_A_QP_ERROR_SEQ, 7);
+	mnl_attr_put_u8(nlh, ROCECTL_A_QP_ERROR_CAUSE, cause);
+	mnl_attr_put_u16(nlh, ROCECTL_A_QP_HISTORY, history);
+	mnl_attr_put_u64(nlh, ROCECTL_A_QP_ID, 42);
+	return nlh;
+}
+
+static void test_qp_error_print(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	/* INIT, RTR, RTS, ERR: the history's nibbles, newest low. */
+	check_str("qp errors: text, oldest state first",
+		  capture(print_qp_error, qp_error_msg(buf, ROCECTL_QP_ERROR_CAUSE_DRIVER, 0x1236), 0, 0),
+		  "#7 cause driver history INIT>RTR>RTS>ERR ");
+	check_str("qp errors: JSON",
+		  capture(print_qp_error, qp_error_msg(buf, ROCECTL_QP_ERROR_CAUSE_REQ_ERR, 0x1236), 1, 0),
+		  "{\"seq\":7,\"cause\":\"req-err\",\"history\":[\"INIT\",\"RTR\",\"RTS\",\"ERR\"],\"id\":42}\n");
+	/* Fewer than four states since creation: 0xf is none. */
+	check_str("qp errors: a short history",
+		  capture(print_qp_error, qp_error_msg(buf, ROCECTL_QP_ERROR_CAUSE_FATAL, 0xff06), 0, 0),
+		  "#7 cause fatal history RESET>ERR ");
+	/* A cause or state from a newer module: named as unknown, not read past the tables. */
+	check_str("qp errors: unknown cause and state",
+		  capture(print_qp_error, qp_error_msg(buf, 200, 0xfff9), 1, 0),
+		  "{\"seq\":7,\"cause\":\"UNKNOWN\",\"history\":[\"UNKNOWN\"],\"id\":42}\n");
+}
+
 /* A truncated port nest must not be read past its end. */
 static void test_dev_malformed(void)
 {
@@ -366,6 +414,7 @@ int main(void)
 	test_capture();
 	test_dev_print();
 	test_dev_malformed();
+	test_qp_error_print();
 	test_errors();
 	test_dispatch();
 	test_optional_libs();

@@ -114,6 +114,31 @@
  *   dev-name), qp-port and qp-comm of one group (-ENOENT if it has none).
  *   Request, dump: any of these, to select; nothing for every group. Reply:
  *   one message per group.
+ *
+ * ROCECTL_CMD_QP_ERROR_GET
+ *   The last QP failures (anyone), oldest first: a bounded ring of records
+ *   kept after their QPs are destroyed (module parameter error_records), one
+ *   per failure -- a QP has one record from the failure that moves it to ERR
+ *   until a modify to RESET; a second event, or a modify to ERR of a QP
+ *   already in ERR, adds none. Request, do: qp-error-seq, one record
+ *   (-ENOENT once the ring lost it). Request, dump: the device (dev-index or
+ *   dev-name) to select, or nothing. Reply: one message per record: the QP
+ *   as qp-get shows it at that moment (the owner numbered for the reader),
+ *   qp-id, qp-history, qp-error-cause, qp-error-time, qp-error-seq,
+ *   qp-error-overwritten and its counters where the module counts packets.
+ *
+ * ROCECTL_CMD_QP_ERROR_NTF
+ *   A QP failed: the record qp-error-get will show (without a user QP's
+ *   owner, as every notification).
+ *
+ * ROCECTL_CMD_QP_ERROR_COUNT_GET
+ *   QP failures counted per device, owner's command name and cause since
+ *   load (anyone): counts that never go back, which the ring alone cannot
+ *   give. Past the bound on groups (error_groups) a failure is added to the
+ *   qp-error-other count of its cause, which names no device (a dump
+ *   selecting a device leaves it out). Request, do: the device, qp-comm and
+ *   qp-error-cause of one group (-ENOENT if it has none). Request, dump: the
+ *   device to select, or nothing. Reply: one message per group.
  */
 #ifndef _UAPI_LINUX_ROCECTL_H
 #define _UAPI_LINUX_ROCECTL_H
@@ -297,6 +322,29 @@ enum rocectl_qp_prio_source {
 	ROCECTL_QP_PRIO_SOURCE_PCP,
 };
 
+/**
+ * enum rocectl_qp_error_cause - How the kernel learnt that a QP failed
+ *   (qp-error-get, qp-error-ntf).
+ * @ROCECTL_QP_ERROR_CAUSE_MODIFY: a modify moved it to ERR (the application,
+ *   or its library)
+ * @ROCECTL_QP_ERROR_CAUSE_FATAL: asynchronous event IB_EVENT_QP_FATAL from its
+ *   driver
+ * @ROCECTL_QP_ERROR_CAUSE_REQ_ERR: asynchronous event IB_EVENT_QP_REQ_ERR
+ *   (invalid request)
+ * @ROCECTL_QP_ERROR_CAUSE_ACCESS_ERR: asynchronous event
+ *   IB_EVENT_QP_ACCESS_ERR (local access violation)
+ * @ROCECTL_QP_ERROR_CAUSE_DRIVER: the driver moved it to ERR on its own,
+ *   raising no event: soft-RoCE after a completion error (retry or RNR retry
+ *   exhausted, an error NAK from the peer) or a request it refused
+ */
+enum rocectl_qp_error_cause {
+	ROCECTL_QP_ERROR_CAUSE_MODIFY,
+	ROCECTL_QP_ERROR_CAUSE_FATAL,
+	ROCECTL_QP_ERROR_CAUSE_REQ_ERR,
+	ROCECTL_QP_ERROR_CAUSE_ACCESS_ERR,
+	ROCECTL_QP_ERROR_CAUSE_DRIVER,
+};
+
 enum rocectl_attr {
 	ROCECTL_A_UNSPEC,
 	ROCECTL_A_PAD,
@@ -367,6 +415,14 @@ enum rocectl_attr {
 	ROCECTL_A_QP_SPORT_WIRE,
 	ROCECTL_A_QP_PRIO,
 	ROCECTL_A_QP_PRIO_SOURCE,
+	ROCECTL_A_QP_HISTORY,
+	ROCECTL_A_QP_ERROR_CAUSE,
+	ROCECTL_A_QP_ERROR_TIME,
+	ROCECTL_A_QP_ERROR_SEQ,
+	ROCECTL_A_QP_ERROR_OVERWRITTEN,
+	ROCECTL_A_QP_ERROR_COUNT,
+	ROCECTL_A_QP_ERROR_OTHER,
+	ROCECTL_A_QP_ID,
 
 	__ROCECTL_A_MAX,
 	ROCECTL_A_MAX = (__ROCECTL_A_MAX - 1)
@@ -478,6 +534,9 @@ enum rocectl_cmd {
 	ROCECTL_CMD_CONG_GET,
 	ROCECTL_CMD_CONG_SET,
 	ROCECTL_CMD_QP_RETIRED_GET,
+	ROCECTL_CMD_QP_ERROR_GET,
+	ROCECTL_CMD_QP_ERROR_NTF,
+	ROCECTL_CMD_QP_ERROR_COUNT_GET,
 
 	__ROCECTL_CMD_MAX,
 	ROCECTL_CMD_MAX = (__ROCECTL_CMD_MAX - 1)
