@@ -179,6 +179,14 @@ void rocectl_qp_stats_alloc(struct rocectl_qp *e, gfp_t gfp)
 		free_percpu(pc);
 }
 
+/* The entry of a QP ib_core holds, by its device and QPN: under RCU. */
+static struct rocectl_qp *rocectl_qp_of_rcu(const struct ib_qp *qp)
+{
+	struct rocectl_dev *rdev = rocectl_dev_lookup_rcu(qp->device->index);
+
+	return rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+}
+
 /*
  * From the modify hook's entry handler, before the driver moves the QP,
  * so that counting starts at RTR: counters from the pool for a QP about to
@@ -191,7 +199,6 @@ u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
 			 int mask)
 {
 	struct rocectl_qp_pcpu __percpu *pc;
-	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 	u64 owed = 0;
 
@@ -199,8 +206,7 @@ u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
 		return 0;
 	qp = qp->real_qp;
 	rcu_read_lock();
-	rdev = rocectl_dev_lookup_rcu(qp->device->index);
-	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	e = rocectl_qp_of_rcu(qp);
 	if (!e || e->ibqp != qp)
 		goto out;
 	/* The driver's own move to ERR inside this modify is the modify's. */
@@ -224,13 +230,11 @@ out:
 /* From the modify hook's return handler, after a modify to ERR. */
 void rocectl_qp_modify_done(struct ib_qp *qp)
 {
-	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 
 	qp = qp->real_qp;
 	rcu_read_lock();
-	rdev = rocectl_dev_lookup_rcu(qp->device->index);
-	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	e = rocectl_qp_of_rcu(qp);
 	if (e && e->ibqp == qp)
 		clear_bit(ROCECTL_QP_MODIFYING_ERR, &e->stats_claim);
 	rcu_read_unlock();
@@ -242,13 +246,11 @@ void rocectl_qp_modify_done(struct ib_qp *qp)
  */
 void rocectl_qp_stats_owed(struct ib_qp *qp, u64 id)
 {
-	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 
 	qp = qp->real_qp;
 	rcu_read_lock();
-	rdev = rocectl_dev_lookup_rcu(qp->device->index);
-	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	e = rocectl_qp_of_rcu(qp);
 	if (e && e->id == id)
 		rocectl_qp_stats_alloc(e, GFP_ATOMIC);
 	rcu_read_unlock();
@@ -535,7 +537,6 @@ out:
 void rocectl_qp_first_modify(struct ib_qp *qp, const struct ib_qp_attr *attr,
 			     int mask)
 {
-	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 	bool known;
 
@@ -543,8 +544,7 @@ void rocectl_qp_first_modify(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	    attr->qp_state != IB_QPS_INIT)
 		return;
 	rcu_read_lock();
-	rdev = rocectl_dev_lookup_rcu(qp->device->index);
-	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	e = rocectl_qp_of_rcu(qp);
 	known = e && e->ibqp == qp;
 	rcu_read_unlock();
 	if (!known)
@@ -630,13 +630,11 @@ static void rocectl_qp_record_failure(struct rocectl_dev *rdev,
  */
 bool rocectl_qp_modifying_err(const struct ib_qp *qp)
 {
-	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 	bool ret;
 
 	rcu_read_lock();
-	rdev = rocectl_dev_lookup_rcu(qp->device->index);
-	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	e = rocectl_qp_of_rcu(qp);
 	ret = e && e->ibqp == qp &&
 	      test_bit(ROCECTL_QP_MODIFYING_ERR, &e->stats_claim);
 	rcu_read_unlock();
@@ -702,10 +700,10 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 
 	qp = qp->real_qp;
 	rcu_read_lock();
-	rdev = rocectl_dev_lookup_rcu(qp->device->index);
-	e = rdev ? rocectl_qp_find_rcu(rdev, qp->qp_num) : NULL;
+	e = rocectl_qp_of_rcu(qp);
 	if (!e || e->ibqp != qp)
 		goto out;
+	rdev = e->rdev;
 
 	spin_lock_bh(&e->lock);
 	prev = e->info.state;
