@@ -49,11 +49,11 @@ struct rocectl_qp_info {
 	u16 sport_wire;
 	u32 port;
 	u32 dest_qpn;
-	u32 path_mtu;
-	pid_t pid;
-	char comm[TASK_COMM_LEN];
+	u16 path_mtu;		/* bytes, 4096 at most: the entry stays at 240 */
 	/* The last four states, 4 bits each, the newest low (0xf: none). */
 	u16 history;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
 	u64 create_time;
 	u64 state_time;
 	u8 sgid[16];
