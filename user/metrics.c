@@ -265,7 +265,7 @@ static void group_port(const struct group *g, char *port, size_t len)
 
 static void write_qps(struct prom *p, const struct snapshot *s, const struct metrics_opts *o)
 {
-	char port[12], qpn[12], pid[12], prio[12], name[96], help[160];
+	char port[12], qpn[12], pid[12], prio[12], sport[8], name[96], help[160];
 	const struct group *groups;
 	const struct qp **top;
 	size_t i, n = 0, ngroups;
@@ -323,7 +323,8 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 						  L("qpn", qpn), L("pid", pid), L("comm", top[i]->comm),
 						  L("prio", prio),
 						  L("prio_source", top[i]->prio < 0 ? "" :
-						    top[i]->prio_source) };
+						    top[i]->prio_source),
+						  L("sport", sport) };
 
 			if (top[i]->prio < 0)
 				prio[0] = '\0';
@@ -331,11 +332,15 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 				snprintf(prio, sizeof(prio), "%d", top[i]->prio);
 			snprintf(port, sizeof(port), "%u", top[i]->port);
 			snprintf(qpn, sizeof(qpn), "%u", top[i]->qpn);
+			if (top[i]->sport)
+				snprintf(sport, sizeof(sport), "%u", top[i]->sport);
+			else
+				sport[0] = '\0';
 			if (top[i]->pid)
 				snprintf(pid, sizeof(pid), "%u", top[i]->pid);
 			else
 				pid[0] = '\0';
-			prom_u64(p, l, 7, top[i]->v[k]);
+			prom_u64(p, l, ARRAY_SIZE(l), top[i]->v[k]);
 		}
 	}
 	free(top);

@@ -14,6 +14,7 @@
 #include "dcqcn.h"
 #include "errors.h"
 #include "metrics_read.h"
+#include "qp_sport.h"
 #include "rdma_stat.h"
 #include "utils.h"
 #include "watchdog.h"
@@ -158,6 +159,7 @@ static int wd_cb(const struct nlmsghdr *nlh, void *data)
 static bool metrics_qp_parse(const struct nlmsghdr *nlh, struct qp *q)
 {
 	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	struct qp_sport sp;
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM] || !tb[ROCECTL_A_DEV_INDEX])
 		return false;
@@ -176,6 +178,9 @@ static bool metrics_qp_parse(const struct nlmsghdr *nlh, struct qp *q)
 	q->prio = tb[ROCECTL_A_QP_PRIO] ? mnl_attr_get_u8(tb[ROCECTL_A_QP_PRIO]) : -1;
 	q->prio_source = qp_prio_source_name(tb[ROCECTL_A_QP_PRIO_SOURCE] ?
 					     mnl_attr_get_u8(tb[ROCECTL_A_QP_PRIO_SOURCE]) : 0);
+	/* The module's sources: top QPs are counted ones, whose NIC is not read. */
+	qp_sport_best(tb, NULL, &sp);
+	q->sport = sp.port;
 	q->counted = qp_stat_values(tb[ROCECTL_A_QP_STATS], q->v);
 	return true;
 }

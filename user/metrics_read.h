@@ -57,6 +57,7 @@ struct qp {
 	int state;
 	int prio;			/* its priority on its netdev; -1 unknown */
 	const char *prio_source;
+	uint16_t sport;			/* its UDP source port, wire else rule; 0 none */
 	bool counted;			/* the module counts its packets */
 	uint64_t v[QP_NSTATS];
 };
