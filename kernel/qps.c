@@ -646,6 +646,20 @@ bool rocectl_qp_modifying_err(const struct ib_qp *qp)
 	return ret;
 }
 
+/* The qp_modify tracepoint, with the QP's priority read only when traced. */
+static void rocectl_qp_trace_modify(struct rocectl_dev *rdev,
+				    const struct rocectl_qp_info *info, u8 prev)
+{
+	u8 prio, src;
+	bool known;
+
+	if (!trace_qp_modify_enabled())
+		return;
+	known = rocectl_qp_prio(rdev, info, &prio, &src);
+	trace_qp_modify(rocectl_dev_name(rdev), info, prev, known ? prio : -1,
+			known ? rocectl_prio_src_name(src) : "none");
+}
+
 /*
  * The kernel learnt that the QP (dev_index, qpn), qp by identity, failed
  * other than by a modify: an asynchronous event (the QP is in ERR by the
@@ -681,14 +695,7 @@ void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 	if (!failed)
 		goto out;
 	info.sport_wire = READ_ONCE(e->tx_sport);
-	if (trace_qp_modify_enabled()) {
-		u8 prio, src;
-		bool known = rocectl_qp_prio(rdev, &info, &prio, &src);
-
-		trace_qp_modify(rocectl_dev_name(rdev), &info, prev,
-				known ? prio : -1,
-				known ? rocectl_prio_src_name(src) : "none");
-	}
+	rocectl_qp_trace_modify(rdev, &info, prev);
 	rocectl_qp_record_failure(rdev, e, &info, cause);
 out:
 	rcu_read_unlock();
@@ -724,14 +731,7 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	info.sport_wire = READ_ONCE(e->tx_sport);
 
 	if ((mask & IB_QP_STATE) && info.state != prev) {
-		if (trace_qp_modify_enabled()) {
-			u8 prio, src;
-			bool known = rocectl_qp_prio(rdev, &info, &prio, &src);
-
-			trace_qp_modify(rocectl_dev_name(rdev), &info, prev,
-					known ? prio : -1,
-					known ? rocectl_prio_src_name(src) : "none");
-		}
+		rocectl_qp_trace_modify(rdev, &info, prev);
 		rocectl_nl_notify_qp(rdev, &info, NULL,
 				     ROCECTL_CMD_QP_MODIFY_NTF, prev, 0);
 	}
