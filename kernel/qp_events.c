@@ -76,7 +76,7 @@ void rocectl_qp_fail_from_hook(struct ib_qp *qp, u8 cause)
 
 struct rocectl_qp_event_args {
 	struct ib_qp *qp;
-	int cause;	/* -1: not a failure */
+	u8 cause;
 };
 
 static int rocectl_qp_event_entry(struct kretprobe_instance *ri,
@@ -98,9 +98,10 @@ static int rocectl_qp_event_entry(struct kretprobe_instance *ri,
 		a->cause = ROCECTL_QP_ERROR_CAUSE_ACCESS_ERR;
 		break;
 	default:
-		a->cause = -1;
+		return 1;	/* not a failure: no return handler for it */
 	}
-	return a->cause < 0;	/* nonzero: no return handler for it */
+	/* Claimed before the event is handed on to its handler. */
+	return !a->qp || !rocectl_qp_fail_claim(a->qp->real_qp, false);
 }
 
 /* The event is the caller's, alive until it returns here. */
@@ -109,8 +110,7 @@ static int rocectl_qp_event_ret(struct kretprobe_instance *ri,
 {
 	struct rocectl_qp_event_args *a = (void *)ri->data;
 
-	if (a->qp)
-		rocectl_qp_fail_from_hook(a->qp, a->cause);
+	rocectl_qp_fail_from_hook(a->qp, a->cause);
 	return 0;
 }
 

@@ -567,8 +567,10 @@ static void rocectl_qp_apply(struct rocectl_qp *e, struct ib_qp *qp,
 		if (attr->qp_state != in->state)
 			in->history = in->history << 4 | (attr->qp_state & 0xf);
 		/* A QP reset is a new life: its next failure is recorded. */
-		if (attr->qp_state == IB_QPS_RESET)
+		if (attr->qp_state == IB_QPS_RESET) {
 			in->failed = 0;
+			clear_bit(ROCECTL_QP_FAIL_CLAIMED, &e->stats_claim);
+		}
 		in->state = attr->qp_state;
 		in->state_time = ktime_get_real_ns();
 	}
@@ -630,18 +632,25 @@ static void rocectl_qp_record_failure(struct rocectl_dev *rdev,
 }
 
 /*
- * Whether a modify to ERR of qp is in its driver now (the driver's own
- * move to ERR is then the modify's). Any context: RCU, no lock.
+ * A hook saw qp's driver report a failure: claimed at once, in the hook's
+ * own context (any: RCU, an atomic bit), so that the application's modify
+ * to ERR, reacting to the error completion or event, is not taken for the
+ * failure while the record is on its way (rocectl_qp_failed(), maybe from
+ * a work). A driver's own move to ERR inside a modify to ERR (driver_move)
+ * is the modify's: not claimed. False: nothing to record.
  */
-bool rocectl_qp_modifying_err(const struct ib_qp *qp)
+bool rocectl_qp_fail_claim(const struct ib_qp *qp, bool driver_move)
 {
 	struct rocectl_qp *e;
-	bool ret;
+	bool ret = false;
 
 	rcu_read_lock();
 	e = rocectl_qp_of_rcu(qp);
-	ret = e && e->ibqp == qp &&
-	      test_bit(ROCECTL_QP_MODIFYING_ERR, &e->stats_claim);
+	if (e && e->ibqp == qp &&
+	    !(driver_move && test_bit(ROCECTL_QP_MODIFYING_ERR, &e->stats_claim))) {
+		set_bit(ROCECTL_QP_FAIL_CLAIMED, &e->stats_claim);
+		ret = true;
+	}
 	rcu_read_unlock();
 	return ret;
 }
@@ -663,9 +672,12 @@ static void rocectl_qp_trace_modify(struct rocectl_dev *rdev,
 /*
  * The kernel learnt that the QP (dev_index, qpn), qp by identity, failed
  * other than by a modify: an asynchronous event (the QP is in ERR by the
- * specification) or the driver's own move to ERR. One record per
- * failure: none for a QP already in ERR or recorded since its last RESET.
- * Process context (qp_events.c defers the hooks' calls).
+ * specification) or the driver's own move to ERR, claimed by the hook
+ * (rocectl_qp_fail_claim()). One record per failure: none for a QP
+ * recorded since its last RESET, nor for one in ERR unless the claim came
+ * first (the application's modify to ERR, after the error completion or
+ * the event, may reach here before the record). Process context
+ * (qp_events.c defers the hooks' calls).
  */
 void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 		       u8 cause)
@@ -673,7 +685,7 @@ void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 	struct rocectl_qp_info info;
 	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
-	bool failed = false;
+	bool failed = false, claimed;
 	u8 prev;
 
 	rcu_read_lock();
@@ -683,19 +695,25 @@ void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 		goto out;
 	spin_lock_bh(&e->lock);
 	prev = e->info.state;
-	if (prev != IB_QPS_ERR && !e->info.failed) {
-		e->info.failed = 1;
-		e->info.history = e->info.history << 4 | IB_QPS_ERR;
-		e->info.state = IB_QPS_ERR;
-		e->info.state_time = ktime_get_real_ns();
+	claimed = test_and_clear_bit(ROCECTL_QP_FAIL_CLAIMED, &e->stats_claim);
+	if (!e->info.failed && (claimed || prev != IB_QPS_ERR)) {
 		failed = true;
+		/* Reset since (a new life): recorded, the new life untouched. */
+		if (prev != IB_QPS_RESET)
+			e->info.failed = 1;
+		if (prev != IB_QPS_ERR && prev != IB_QPS_RESET) {
+			e->info.history = e->info.history << 4 | IB_QPS_ERR;
+			e->info.state = IB_QPS_ERR;
+			e->info.state_time = ktime_get_real_ns();
+		}
 	}
 	info = e->info;
 	spin_unlock_bh(&e->lock);
 	if (!failed)
 		goto out;
 	info.sport_wire = READ_ONCE(e->tx_sport);
-	rocectl_qp_trace_modify(rdev, &info, prev);
+	if (info.state != prev)
+		rocectl_qp_trace_modify(rdev, &info, prev);
 	rocectl_qp_record_failure(rdev, e, &info, cause);
 out:
 	rcu_read_unlock();
@@ -720,9 +738,13 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	spin_lock_bh(&e->lock);
 	prev = e->info.state;
 	rocectl_qp_apply(e, qp, attr, mask);
-	/* One record per failure: not for a QP in ERR or recorded already. */
+	/*
+	 * One record per failure: not for a QP in ERR or recorded already,
+	 * nor for one whose driver's failure is on its way to its record.
+	 */
 	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_ERR &&
-	    prev != IB_QPS_ERR && !e->info.failed) {
+	    prev != IB_QPS_ERR && !e->info.failed &&
+	    !test_bit(ROCECTL_QP_FAIL_CLAIMED, &e->stats_claim)) {
 		e->info.failed = 1;
 		failed = true;
 	}

@@ -78,6 +78,8 @@ struct rocectl_qp {
 	/*
 	 * Bit 0: a modify hook took it on itself to set stats. Bit 1
 	 * (ROCECTL_QP_MODIFYING_ERR): a modify to ERR is in the driver.
+	 * Bit 2 (ROCECTL_QP_FAIL_CLAIMED): a hook saw the driver report a
+	 * failure, whose record (rocectl_qp_failed()) is on its way.
 	 */
 	unsigned long stats_claim;
 	bool counts;			/* the module counts this QP's packets */
@@ -97,6 +99,7 @@ struct rocectl_qp {
 };
 
 #define ROCECTL_QP_MODIFYING_ERR 1
+#define ROCECTL_QP_FAIL_CLAIMED 2
 
 /*
  * The address of the driver's own QP object around qp, rdma_rxe's struct
@@ -132,7 +135,7 @@ u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
 			 int mask);
 void rocectl_qp_stats_owed(struct ib_qp *qp, u64 id);
 void rocectl_qp_modify_done(struct ib_qp *qp);
-bool rocectl_qp_modifying_err(const struct ib_qp *qp);
+bool rocectl_qp_fail_claim(const struct ib_qp *qp, bool driver_move);
 void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 		       u8 cause);
 

@@ -145,7 +145,8 @@ static int rocectl_rxe_qp_error_entry(struct kretprobe_instance *ri,
 	unsigned long rxe_qp = regs_get_kernel_argument(regs, 0);
 
 	*qp = (struct ib_qp *)(rxe_qp + ROCECTL_RXE_IBQP_OFFSET);
-	return rocectl_qp_modifying_err(*qp);
+	/* Claimed before the return: the error completion is out already. */
+	return !rocectl_qp_fail_claim(*qp, true);
 }
 
 static int rocectl_rxe_qp_error_ret(struct kretprobe_instance *ri,
