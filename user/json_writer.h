@@ -11,6 +11,8 @@
 
 struct json_writer {
 	FILE *f;
+	size_t len;			/* bytes in buf, not yet in f */
+	char buf[16384];
 	bool pretty;
 	int depth;
 	bool after_name;		/* a member name awaits its value */
@@ -18,6 +20,10 @@ struct json_writer {
 };
 
 void jw_init(struct json_writer *jw, FILE *f, bool pretty);
+/* Go on writing the same document to f, after what is due to the last. */
+void jw_set_file(struct json_writer *jw, FILE *f);
+/* Hand what was written to the stream: before writing to it directly. */
+void jw_flush(struct json_writer *jw);
 void jw_start_object(struct json_writer *jw);
 void jw_end_object(struct json_writer *jw);
 void jw_start_array(struct json_writer *jw);

@@ -53,6 +53,7 @@ void out_end_list(void)
 {
 	if (out.json) {
 		jw_end_array(&out.jw);
+		jw_flush(&out.jw);
 		fputc('\n', out.f);
 	}
 	out.in_list = false;
@@ -81,6 +82,7 @@ void out_close_object(void)
 	jw_end_object(&out.jw);
 	/* A finished top-level record outside a list is one JSON line. */
 	if (--out.objects == 0 && !out.in_list) {
+		jw_flush(&out.jw);
 		fputc('\n', out.f);
 		jw_init(&out.jw, out.f, out.jw.pretty);
 		fflush(out.f);
@@ -196,6 +198,7 @@ void out_nl(void)
 
 void out_flush(void)
 {
+	jw_flush(&out.jw);
 	fflush(out.f);
 }
 
@@ -208,10 +211,11 @@ void out_capture_begin(void)
 	f = open_memstream(&capture.buf, &capture.len);
 	if (!f)
 		return;		/* then print as we go */
+	jw_flush(&out.jw);	/* the saved state owes nothing */
 	capture.saved = out;
 	capture.active = true;
 	out.f = f;
-	out.jw.f = f;
+	jw_set_file(&out.jw, f);
 }
 
 void out_capture_end(bool commit)
@@ -220,12 +224,13 @@ void out_capture_end(bool commit)
 
 	if (!capture.active)
 		return;
+	jw_flush(&out.jw);
 	fclose(out.f);
 	real = capture.saved.f;
 	if (commit) {
 		fwrite(capture.buf, 1, capture.len, real);
 		out.f = real;
-		out.jw.f = real;
+		jw_set_file(&out.jw, real);
 	} else {
 		out = capture.saved;
 	}

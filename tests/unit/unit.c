@@ -135,6 +135,31 @@ static void test_json(void)
 		  "s a\"b\\c\n\t\x01 n 18446744073709551615 i -5 b true \n");
 }
 
+/* The writer's own number formatting and its runs between escapes. */
+static void test_json_writer(void)
+{
+	struct json_writer jw;
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	jw_init(&jw, f, false);
+	jw_start_array(&jw);
+	jw_int(&jw, INT64_MIN);
+	jw_int(&jw, INT64_MAX);
+	jw_uint(&jw, 0);
+	jw_int(&jw, 0);
+	jw_string(&jw, "");
+	jw_string(&jw, "plain run\x7fthen\r\x1f\"end\\");
+	jw_end_array(&jw);
+	jw_flush(&jw);
+	fclose(f);
+	check_str("json: numbers at their limits, escapes between runs", buf,
+		  "[-9223372036854775808,9223372036854775807,0,0,\"\","
+		  "\"plain run\\u007fthen\\r\\u001f\\\"end\\\\\"]");
+	free(buf);
+}
+
 /* An interrupted dump's output is forgotten; the retry's is kept. */
 static void capture_doc(void *arg)
 {
@@ -411,6 +436,7 @@ int main(void)
 	test_matches();
 	test_parse_u32();
 	test_json();
+	test_json_writer();
 	test_capture();
 	test_dev_print();
 	test_dev_malformed();
