@@ -64,8 +64,11 @@ void rocectl_qp_fail_from_hook(struct ib_qp *qp, u8 cause)
 		return;
 	}
 	f = kmalloc(sizeof(*f), GFP_ATOMIC);
-	if (!f)
-		return;	/* the allocator said so */
+	if (!f) {
+		/* The allocator said so; the next modify to ERR records it. */
+		rocectl_qp_fail_unclaim(qp);
+		return;
+	}
 	f->qp = qp;
 	f->dev_index = qp->device->index;
 	f->qpn = qp->qp_num;

@@ -655,6 +655,18 @@ bool rocectl_qp_fail_claim(const struct ib_qp *qp, bool driver_move)
 	return ret;
 }
 
+/* A claim whose record cannot be made (rocectl_qp_fail_claim()). */
+void rocectl_qp_fail_unclaim(const struct ib_qp *qp)
+{
+	struct rocectl_qp *e;
+
+	rcu_read_lock();
+	e = rocectl_qp_of_rcu(qp);
+	if (e && e->ibqp == qp)
+		clear_bit(ROCECTL_QP_FAIL_CLAIMED, &e->stats_claim);
+	rcu_read_unlock();
+}
+
 /* The qp_modify tracepoint, with the QP's priority read only when traced. */
 static void rocectl_qp_trace_modify(struct rocectl_dev *rdev,
 				    const struct rocectl_qp_info *info, u8 prev)
