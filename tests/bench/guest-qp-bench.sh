@@ -8,40 +8,11 @@
 # costs by itself. And with the peer an operator would otherwise use
 # (PEER_SCRIPT: a bpftrace script counting per-QP packets and CE on the
 # same functions), rocectl not loaded.
-. "$(dirname "$0")/../guest/lib.sh"
-QPT=$ROOT/tests/tools/build/qptraffic
+. "$(dirname "$0")/guest-rows.sh"
 REPS=${REPS:-5}
 W=$(mktemp -d)
 
-veth_pair 1 2
-rxe_add rxe0 veth1
-# The wire: rxe1 on veth3 and rxe2 on veth4, routed as two hosts, so that
-# their packets cross the IP layer (the netfilter hooks), where loopback
-# on rxe0 takes the probe on rdma_rxe's receive function.
-veth_pair 3 4
-two_hosts veth3 192.0.2.3 veth4 192.0.2.4
-rxe_add rxe1 veth3
-rxe_add rxe2 veth4
-
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-
-# perftest, server on device $2, client on $3 to address $4: $1 is
-# ib_write_bw (MB/s of 64 KiB writes) or ib_write_lat (typical us).
-perf() {
-	local server what=bandwidth opt="-s 65536 -D 3"
-	[ "$1" = ib_write_lat ] && what=latency opt="-n 2000"
-	timeout 60 "$1" -d "$2" -x 1 -F $opt --output=$what > /dev/null 2>&1 &
-	server=$!
-	sleep 1
-	timeout 60 "$1" -d "$3" -x 1 -F $opt --output=$what "$4" 2>/dev/null | tail -n 1
-	wait $server	# not the peer, which runs in the background too
-}
-bw() { perf ib_write_bw rxe0 rxe0 192.0.2.1; }
-lat() { perf ib_write_lat rxe0 rxe0 192.0.2.1; }
-wbw() { perf ib_write_bw rxe2 rxe1 192.0.2.4; }
-wlat() { perf ib_write_lat rxe2 rxe1 192.0.2.4; }
-
-rate() { "$QPT" rate -d rxe0 -n 3000 | jq .per_second; }
 
 loaded() { grep -q '^rocectl ' /proc/modules; }
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmarks: build, boot the guest, print the tables. Not tests: they
 # measure and compare side by side, they do not pass or fail.
-#   tests/bench/run.sh [qp] [wd]
+#   tests/bench/run.sh [qp] [wd] [profile]   (default: qp wd)
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
