@@ -232,17 +232,22 @@ out:
 	return owed;
 }
 
-/* From the modify hook's return handler, after a modify to ERR. */
-void rocectl_qp_modify_done(struct ib_qp *qp)
+/* Clear a bit of qp's entry's stats_claim, if qp has an entry. Any context. */
+static void rocectl_qp_clear_claim(const struct ib_qp *qp, int bit)
 {
 	struct rocectl_qp *e;
 
-	qp = qp->real_qp;
 	rcu_read_lock();
 	e = rocectl_qp_of_rcu(qp);
 	if (e && e->ibqp == qp)
-		clear_bit(ROCECTL_QP_MODIFYING_ERR, &e->stats_claim);
+		clear_bit(bit, &e->stats_claim);
 	rcu_read_unlock();
+}
+
+/* From the modify hook's return handler, after a modify to ERR. */
+void rocectl_qp_modify_done(struct ib_qp *qp)
+{
+	rocectl_qp_clear_claim(qp->real_qp, ROCECTL_QP_MODIFYING_ERR);
 }
 
 /*
@@ -658,13 +663,7 @@ bool rocectl_qp_fail_claim(const struct ib_qp *qp, bool driver_move)
 /* A claim whose record cannot be made (rocectl_qp_fail_claim()). */
 void rocectl_qp_fail_unclaim(const struct ib_qp *qp)
 {
-	struct rocectl_qp *e;
-
-	rcu_read_lock();
-	e = rocectl_qp_of_rcu(qp);
-	if (e && e->ibqp == qp)
-		clear_bit(ROCECTL_QP_FAIL_CLAIMED, &e->stats_claim);
-	rcu_read_unlock();
+	rocectl_qp_clear_claim(qp, ROCECTL_QP_FAIL_CLAIMED);
 }
 
 /* The qp_modify tracepoint, with the QP's priority read only when traced. */
