@@ -121,9 +121,11 @@ void jw_end_array(struct json_writer *jw)
 	jw_close(jw, ']');
 }
 
-/* What stands for c in a JSON string, c one that does not stand for itself. */
+/* What stands for c in a JSON string; NULL where c stands for itself. */
 static const char *jw_escape(unsigned char c, char buf[7])
 {
+	if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+		return NULL;
 	switch (c) {
 	case '"':
 		return "\\\"";
@@ -149,9 +151,9 @@ static void jw_quoted(struct json_writer *jw, const char *s)
 
 	jw_putc(jw, '"');
 	for (p = run = (const unsigned char *)s; *p; p++) {
-		if (*p >= 0x20 && *p != '"' && *p != '\\' && *p != 0x7f)
-			continue;	/* the common case, without a call */
 		esc = jw_escape(*p, buf);
+		if (!esc)
+			continue;
 		jw_put(jw, run, p - run);
 		jw_puts(jw, esc);
 		run = p + 1;
