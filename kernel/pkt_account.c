@@ -33,10 +33,10 @@ static void rocectl_rx_psn(struct rocectl_dev *rdev, struct rocectl_qp *e,
 		WRITE_ONCE(e->rx_next_psn, next & 0xffffff);
 	} else if (rocectl_psn_before(b->psn, next)) {
 		rocectl_count(e, ROCECTL_A_QP_STAT_RX_DUP, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_RETRANS);
+		rocectl_qp_congestion(rdev, e);
 	} else {
 		rocectl_count(e, ROCECTL_A_QP_STAT_RX_OUT_OF_SEQ, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_OOS);
+		rocectl_qp_congestion(rdev, e);
 	}
 }
 
@@ -47,24 +47,24 @@ static void rocectl_account_rx(struct rocectl_dev *rdev, struct rocectl_qp *e,
 			     ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_BYTES), b->payload);
 	if (ce) {
 		rocectl_count(e, ROCECTL_A_QP_STAT_RX_ECN_CE, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_CE);
+		rocectl_qp_congestion(rdev, e);
 	}
 	if (b->becn) {
 		rocectl_count(e, ROCECTL_A_QP_STAT_RX_BECN, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_BECN);
+		rocectl_qp_congestion(rdev, e);
 	}
 	switch (b->kind) {
 	case ROCECTL_PKT_CNP:
 		rocectl_count(e, ROCECTL_A_QP_STAT_RX_CNP, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_CNP);
+		rocectl_qp_congestion(rdev, e);
 		break;
 	case ROCECTL_PKT_NAK_SEQ:
 		rocectl_count(e, ROCECTL_A_QP_STAT_RX_NAK_SEQ, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_NAK);
+		rocectl_qp_congestion(rdev, e);
 		break;
 	case ROCECTL_PKT_RNR_NAK:
 		rocectl_count(e, ROCECTL_A_QP_STAT_RX_RNR_NAK, 1);
-		rocectl_qp_congestion(rdev, e, ROCECTL_CONG_RNR);
+		rocectl_qp_congestion(rdev, e);
 		break;
 	case ROCECTL_PKT_REQUEST:
 		rocectl_rx_psn(rdev, e, b);
@@ -101,7 +101,7 @@ static void rocectl_account_tx(struct rocectl_dev *rdev, struct rocectl_qp *e,
 		next = READ_ONCE(e->tx_next_psn);
 		if (rocectl_psn_before(b->psn, next)) {
 			rocectl_count(e, ROCECTL_A_QP_STAT_TX_RETRANS, 1);
-			rocectl_qp_congestion(rdev, e, ROCECTL_CONG_RETRANS);
+			rocectl_qp_congestion(rdev, e);
 		} else {
 			next = b->psn + rocectl_bth_psns(b, READ_ONCE(e->info.path_mtu));
 			WRITE_ONCE(e->tx_next_psn, next & 0xffffff);

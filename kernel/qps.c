@@ -366,25 +366,22 @@ void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 }
 
 /*
- * At most one qp_congestion event per QP every 100 ms, carrying what
- * happened since the previous one: a storm of CE marks cannot flood the
- * trace buffer.
+ * At most one qp_congestion event per QP every 100 ms, carrying the QP's
+ * totals: a storm of CE marks cannot flood the trace buffer, and the
+ * packet path keeps no shared count of its own for it (the per-CPU
+ * counters hold them).
  */
-void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
-			   enum rocectl_cong kind)
+void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e)
 {
 	unsigned long next = READ_ONCE(e->cong_next);
-	u32 n[ROCECTL_CONG_NR];
-	int i;
+	u64 stats[ROCECTL_QP_NSTATS];
 
-	atomic_inc(&e->cong[kind]);
 	if (!trace_qp_congestion_enabled() || time_before(jiffies, next))
 		return;
 	if (cmpxchg(&e->cong_next, next, jiffies + HZ / 10) != next)
 		return;
-	for (i = 0; i < ROCECTL_CONG_NR; i++)
-		n[i] = atomic_xchg(&e->cong[i], 0);
-	trace_qp_congestion(rocectl_dev_name(rdev), e->info.qpn, n);
+	rocectl_qp_sum(e, stats);
+	trace_qp_congestion(rocectl_dev_name(rdev), e->info.qpn, stats);
 }
 
 static void rocectl_gid_copy(u8 *dst, const struct ib_gid_attr *ga)

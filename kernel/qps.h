@@ -17,24 +17,12 @@ struct rocectl_qp_pcpu {
 	struct u64_stats_sync syncp;
 };
 
-/* Congestion kinds, for the rate-limited qp_congestion tracepoint. */
-enum rocectl_cong {
-	ROCECTL_CONG_CE,
-	ROCECTL_CONG_CNP,
-	ROCECTL_CONG_BECN,
-	ROCECTL_CONG_NAK,
-	ROCECTL_CONG_RNR,
-	ROCECTL_CONG_RETRANS,
-	ROCECTL_CONG_OOS,
-	ROCECTL_CONG_NR,
-};
-
 /* What a QP is; copied out under rocectl_qp.lock. */
 struct rocectl_qp_info {
 	u32 qpn;
 	u8 type;
 	u8 state;
-	/* Flags in bits: the entry stays within its 240 bytes. */
+	/* Flags in bits: the entry stays within its 208 bytes. */
 	u8 kernel:1;
 	u8 has_path:1;		/* the fields from RTR on are valid */
 	u8 incomplete:1;	/* a QP verb was missed while it lived */
@@ -49,7 +37,7 @@ struct rocectl_qp_info {
 	u16 sport_wire;
 	u32 port;
 	u32 dest_qpn;
-	u16 path_mtu;		/* bytes, 4096 at most: the entry stays at 240 */
+	u16 path_mtu;		/* bytes, 4096 at most: the entry stays at 208 */
 	/* The last four states, 4 bits each, the newest low (0xf: none). */
 	u16 history;
 	pid_t pid;
@@ -63,6 +51,8 @@ struct rocectl_qp_info {
 /* One tracked QP, keyed by (device, QPN). */
 struct rocectl_qp {
 	spinlock_t lock;		/* info */
+	/* info.dest_qpn, for the packet path: finds a loopback packet's sender. */
+	u32 peer_qpn;
 	struct rocectl_qp_info info;
 	/* Identity only, never dereferenced: tells QPs that reuse a QPN apart. */
 	const struct ib_qp *ibqp;
@@ -82,18 +72,15 @@ struct rocectl_qp {
 	 * failure, whose record (rocectl_qp_failed()) is on its way.
 	 */
 	unsigned long stats_claim;
-	bool counts;			/* the module counts this QP's packets */
-	/* The UDP source port of its last packet sent (host order; 0: none). */
-	u16 tx_sport;
-	/* info.dest_qpn, for the packet path: finds a loopback packet's sender. */
-	u32 peer_qpn;
 	/* Packet path PSN state (each direction is serialized by the driver). */
 	u32 tx_next_psn;
 	u32 rx_next_psn;
+	/* The UDP source port of its last packet sent (host order; 0: none). */
+	u16 tx_sport;
+	bool counts;			/* the module counts this QP's packets */
 	bool tx_psn_valid;
 	bool rx_psn_valid;
-	/* qp_congestion tracepoint: events since the last one, and when. */
-	atomic_t cong[ROCECTL_CONG_NR];
+	/* When the next qp_congestion event may fire. */
 	unsigned long cong_next;
 	struct rcu_head rcu;
 };
@@ -148,7 +135,6 @@ static inline bool rocectl_qp_stats_ready(const struct rocectl_qp *e)
 
 void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n);
 void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len);
-void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e,
-			   enum rocectl_cong kind);
+void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e);
 
 #endif /* _ROCECTL_QPS_H */

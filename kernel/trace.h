@@ -12,9 +12,10 @@
  *                          lifetime totals: tx/rx packets and bytes,
  *                          rx_ecn_ce, rx_cnp, rx_nak_seq, tx_retrans
  *                          (0 where the module counts nothing)
- *   rocectl:qp_congestion  dev qpn and what happened since the previous
- *                          event of the same QP: ce cnp becn nak rnr
- *                          retrans oos. At most one every 100 ms per QP.
+ *   rocectl:qp_congestion  dev qpn and the QP's totals when it fired: ce
+ *                          cnp becn nak rnr retrans oos (two events'
+ *                          difference is what happened between them). At
+ *                          most one every 100 ms per QP.
  *
  *   rocectl:qp_error       dev qpn type pid comm sport_rule sport_wire
  *                          cause (enum rocectl_qp_error_cause) history
@@ -145,31 +146,33 @@ TRACE_EVENT(qp_destroy,
 );
 
 TRACE_EVENT(qp_congestion,
-	TP_PROTO(const char *dev, u32 qpn, const u32 *n),
-	TP_ARGS(dev, qpn, n),
+	TP_PROTO(const char *dev, u32 qpn, const u64 *stats),
+	TP_ARGS(dev, qpn, stats),
 	TP_STRUCT__entry(
 		__string(dev, dev)
 		__field(u32, qpn)
-		__field(u32, ce)
-		__field(u32, cnp)
-		__field(u32, becn)
-		__field(u32, nak)
-		__field(u32, rnr)
-		__field(u32, retrans)
-		__field(u32, oos)
+		__field(u64, ce)
+		__field(u64, cnp)
+		__field(u64, becn)
+		__field(u64, nak)
+		__field(u64, rnr)
+		__field(u64, retrans)
+		__field(u64, oos)
 	),
 	TP_fast_assign(
 		rocectl_assign_str(dev, dev);
 		__entry->qpn = qpn;
-		__entry->ce = n[ROCECTL_CONG_CE];
-		__entry->cnp = n[ROCECTL_CONG_CNP];
-		__entry->becn = n[ROCECTL_CONG_BECN];
-		__entry->nak = n[ROCECTL_CONG_NAK];
-		__entry->rnr = n[ROCECTL_CONG_RNR];
-		__entry->retrans = n[ROCECTL_CONG_RETRANS];
-		__entry->oos = n[ROCECTL_CONG_OOS];
+		__entry->ce = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_ECN_CE)];
+		__entry->cnp = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_CNP)];
+		__entry->becn = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_BECN)];
+		__entry->nak = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_NAK_SEQ)];
+		__entry->rnr = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_RNR_NAK)];
+		/* a retransmission seen leaving, or arriving twice */
+		__entry->retrans = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_TX_RETRANS)] +
+				   stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_DUP)];
+		__entry->oos = stats[ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_OUT_OF_SEQ)];
 	),
-	TP_printk("dev=%s qpn=%u ce=%u cnp=%u becn=%u nak=%u rnr=%u retrans=%u oos=%u",
+	TP_printk("dev=%s qpn=%u ce=%llu cnp=%llu becn=%llu nak=%llu rnr=%llu retrans=%llu oos=%llu",
 		  __get_str(dev), __entry->qpn, __entry->ce, __entry->cnp,
 		  __entry->becn, __entry->nak, __entry->rnr, __entry->retrans,
 		  __entry->oos)
