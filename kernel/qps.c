@@ -136,21 +136,21 @@ static void rocectl_qp_free(struct rocectl_qp *e)
 }
 
 /*
- * A new entry. The create hooks take one from the pool; only when it ran
- * dry do they allocate, which their context allows (a return handler runs
- * from the rethook trampoline in the task's context, preemption off, never
- * in NMI context).
+ * A new entry. The create hooks allocate it atomically, which their
+ * context allows (a return handler runs from the rethook trampoline in the
+ * task's context, preemption off, never in NMI context); the pool is their
+ * reserve when that fails. Taking from the pool first cost more: every
+ * take is a refill later, by a work item.
  */
 static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev,
 					   bool from_hook)
 {
-	struct rocectl_qp *e = NULL;
+	struct rocectl_qp *e;
 
-	if (from_hook)
+	e = kmem_cache_zalloc(rocectl_qp_cache, from_hook ?
+			      GFP_ATOMIC | __GFP_NOWARN : GFP_KERNEL);
+	if (!e && from_hook)
 		e = rocectl_pool_take(&rocectl_qp_pool);
-	if (!e)
-		e = kmem_cache_zalloc(rocectl_qp_cache,
-				      from_hook ? GFP_ATOMIC : GFP_KERNEL);
 	if (!e)
 		return NULL;
 	spin_lock_init(&e->lock);
@@ -458,7 +458,8 @@ static void rocectl_qp_fill_created(struct rocectl_qp *e, struct ib_qp *qp,
 	} else {
 		in->pid = task_tgid_nr(current);
 		e->owner = get_task_pid(current, PIDTYPE_TGID);
-		get_task_comm(in->comm, current);
+		/* Without the task's lock, as the scheduler's tracepoints read it. */
+		strscpy(in->comm, current->comm, sizeof(in->comm));
 	}
 }
 
