@@ -60,9 +60,17 @@ for i in $(seq "$REPS"); do
 done
 module_unload
 
-line() { printf '| %-40s | %10s | %11s | %11s | %11s | %6s | %9s | %8s |\n' "$@"; }
+line() { printf '| %-40s | %10s | %11s | %11s | %11s | %6s | %9s | %8s | %8s | %9s |\n' "$@"; }
 
 ratio() { [ -s "$1" ] && echo "$(median < "$1") $(median < "$2")" | awk '{printf "%.3f", $1 / $2}' || echo -; }
+
+# The rounds' own ratios (round i's A against its B): their lowest and
+# highest, so that one boot's noise shows beside the medians' ratio.
+spread() {	# A B
+	[ -s "$2" ] && [ "$(wc -l < "$1")" = "$(wc -l < "$2")" ] || { echo -; return; }
+	paste "$1" "$2" | awk '{r = $1 / $2; if (NR == 1 || r < lo) lo = r; if (NR == 1 || r > hi) hi = r}
+		END {printf "%.2f-%.2f", lo, hi}'
+}
 
 row() {	# name unit measurement
 	local on off floor=- peer=-
@@ -72,11 +80,11 @@ row() {	# name unit measurement
 	[ -s "$W/$3.peer" ] && peer=$(median < "$W/$3.peer")
 	line "$1 ($2)" "$on" "$floor" "$peer" "$off" \
 		"$(ratio "$W/$3.on" "$W/$3.off")" "$(ratio "$W/$3.floor" "$W/$3.off")" \
-		"$(ratio "$W/$3.peer" "$W/$3.off")"
+		"$(ratio "$W/$3.peer" "$W/$3.off")" "$(ratio "$W/$3.on" "$W/$3.floor")" "$(spread "$W/$3.on" "$W/$3.floor")"
 }
 
-line "measurement (median of $REPS)" "rocectl on" "probe floor" "bpftrace" "rocectl off" on/off floor/off peer/off
-line ---------------------------------------- ---------- ----------- ----------- ----------- ------ --------- --------
+line "measurement (median of $REPS)" "rocectl on" "probe floor" "bpftrace" "rocectl off" on/off floor/off peer/off on/floor "by round"
+line ---------------------------------------- ---------- ----------- ----------- ----------- ------ --------- -------- -------- ---------
 row "ib_write_bw 64 KiB, loopback" "MB/s" bw
 row "ib_write_lat typical, loopback" "us" lat
 row "ib_write_bw 64 KiB, veth wire" "MB/s" wbw
@@ -113,7 +121,7 @@ for i in $(seq "$REPS"); do
 done
 line "dump 10,000 QPs (ms): rocectl/rdma" \
 	"$(median < "$W/dump.rocectl")" - - "$(median < "$W/dump.rdma")" \
-	"$(ratio "$W/dump.rocectl" "$W/dump.rdma")" - -
+	"$(ratio "$W/dump.rocectl" "$W/dump.rdma")" - - - "$(spread "$W/dump.rocectl" "$W/dump.rdma")"
 echo "# QPs dumped: rocectl $(jq length "$W/d1.json"), rdma $(jq length "$W/d2.json")"
 
 # The exporter scraped with the same 10,000 QPs: a scrape's time against
@@ -131,11 +139,11 @@ cpu1=$(awk '{ print $14 + $15 }' /proc/$ex/stat)
 kill $ex; wait $ex
 line "scrape of 10,000 QPs (ms): exporter/rdma" \
 	"$(median < "$W/scrape")" - - "$(median < "$W/dump.rdma")" \
-	"$(ratio "$W/scrape" "$W/dump.rdma")" - -
+	"$(ratio "$W/scrape" "$W/dump.rdma")" - - - -
 echo "# exporter: $(( (cpu1 - cpu0) * 1000 / $(getconf CLK_TCK) / REPS )) ms of CPU a scrape, $(grep -c '^rocectl_' "$W/m.txt") series, $(wc -c < "$W/m.txt") bytes"
 n=$(jq '.qpns | length' "$W/many.json")
 line "kernel memory per tracked QP (B)" \
-	$(( ($(cat "$W/mem.many") - $(cat "$W/mem.none")) * 1024 / n )) - - - - - -
+	$(( ($(cat "$W/mem.many") - $(cat "$W/mem.none")) * 1024 / n )) - - - - - - - -
 echo "# Slab+Percpu growth of a load: $(cat "$W/mem.many") KiB with $n QPs held, $(cat "$W/mem.none") KiB with none; $(nproc) CPUs"
 kill $many; wait $many
 module_unload
