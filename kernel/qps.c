@@ -804,11 +804,14 @@ void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 		goto out;
 	atomic_inc(&rocectl_qps_gen);
 
-	rocectl_qp_snapshot(e, &info, stats);
-	lifetime = ktime_get_real_ns() - info.create_time;
-	trace_qp_destroy(rocectl_dev_name(rdev), &info, stats, lifetime);
-	rocectl_nl_notify_qp(rdev, &info, e->counts ? stats : NULL,
-			     ROCECTL_CMD_QP_DESTROY_NTF, -1, lifetime);
+	/* The snapshot, its counters summed, only for someone who reads it. */
+	if (trace_qp_destroy_enabled() || rocectl_nl_has_listeners()) {
+		rocectl_qp_snapshot(e, &info, stats);
+		lifetime = ktime_get_real_ns() - info.create_time;
+		trace_qp_destroy(rocectl_dev_name(rdev), &info, stats, lifetime);
+		rocectl_nl_notify_qp(rdev, &info, e->counts ? stats : NULL,
+				     ROCECTL_CMD_QP_DESTROY_NTF, -1, lifetime);
+	}
 	rocectl_qp_free(e);
 out:
 	rcu_read_unlock();
