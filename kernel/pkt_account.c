@@ -20,6 +20,14 @@ static void rocectl_count(struct rocectl_qp *e, int attr, u64 n)
 	rocectl_qp_count(e, ROCECTL_STAT(attr), n);
 }
 
+/* A sign of congestion: counted, then maybe reported (qp_congestion). */
+static void rocectl_count_cong(struct rocectl_dev *rdev, struct rocectl_qp *e,
+			       int attr)
+{
+	rocectl_count(e, attr, 1);
+	rocectl_qp_congestion(rdev, e);
+}
+
 /* A request's PSN against the next one expected: in order, old or a gap. */
 static void rocectl_rx_psn(struct rocectl_dev *rdev, struct rocectl_qp *e,
 			   const struct rocectl_bth *b)
@@ -32,11 +40,9 @@ static void rocectl_rx_psn(struct rocectl_dev *rdev, struct rocectl_qp *e,
 		next = b->psn + rocectl_bth_psns(b, READ_ONCE(e->info.path_mtu));
 		WRITE_ONCE(e->rx_next_psn, next & 0xffffff);
 	} else if (rocectl_psn_before(b->psn, next)) {
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_DUP, 1);
-		rocectl_qp_congestion(rdev, e);
+		rocectl_count_cong(rdev, e, ROCECTL_A_QP_STAT_RX_DUP);
 	} else {
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_OUT_OF_SEQ, 1);
-		rocectl_qp_congestion(rdev, e);
+		rocectl_count_cong(rdev, e, ROCECTL_A_QP_STAT_RX_OUT_OF_SEQ);
 	}
 }
 
@@ -45,26 +51,19 @@ static void rocectl_account_rx(struct rocectl_dev *rdev, struct rocectl_qp *e,
 {
 	rocectl_qp_count_pkt(e, ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_PACKETS),
 			     ROCECTL_STAT(ROCECTL_A_QP_STAT_RX_BYTES), b->payload);
-	if (ce) {
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_ECN_CE, 1);
-		rocectl_qp_congestion(rdev, e);
-	}
-	if (b->becn) {
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_BECN, 1);
-		rocectl_qp_congestion(rdev, e);
-	}
+	if (ce)
+		rocectl_count_cong(rdev, e, ROCECTL_A_QP_STAT_RX_ECN_CE);
+	if (b->becn)
+		rocectl_count_cong(rdev, e, ROCECTL_A_QP_STAT_RX_BECN);
 	switch (b->kind) {
 	case ROCECTL_PKT_CNP:
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_CNP, 1);
-		rocectl_qp_congestion(rdev, e);
+		rocectl_count_cong(rdev, e, ROCECTL_A_QP_STAT_RX_CNP);
 		break;
 	case ROCECTL_PKT_NAK_SEQ:
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_NAK_SEQ, 1);
-		rocectl_qp_congestion(rdev, e);
+		rocectl_count_cong(rdev, e, ROCECTL_A_QP_STAT_RX_NAK_SEQ);
 		break;
 	case ROCECTL_PKT_RNR_NAK:
-		rocectl_count(e, ROCECTL_A_QP_STAT_RX_RNR_NAK, 1);
-		rocectl_qp_congestion(rdev, e);
+		rocectl_count_cong(rdev, e, ROCECTL_A_QP_STAT_RX_RNR_NAK);
 		break;
 	case ROCECTL_PKT_REQUEST:
 		rocectl_rx_psn(rdev, e, b);
@@ -100,8 +99,7 @@ static void rocectl_account_tx(struct rocectl_dev *rdev, struct rocectl_qp *e,
 			break;
 		next = READ_ONCE(e->tx_next_psn);
 		if (rocectl_psn_before(b->psn, next)) {
-			rocectl_count(e, ROCECTL_A_QP_STAT_TX_RETRANS, 1);
-			rocectl_qp_congestion(rdev, e);
+			rocectl_count_cong(rdev, e, ROCECTL_A_QP_STAT_TX_RETRANS);
 		} else {
 			next = b->psn + rocectl_bth_psns(b, READ_ONCE(e->info.path_mtu));
 			WRITE_ONCE(e->tx_next_psn, next & 0xffffff);
