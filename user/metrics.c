@@ -24,6 +24,7 @@
 #include "metrics_read.h"
 #include "metrics_sums.h"
 #include "qp_fields.h"
+#include "qp_hw_cong.h"
 #include "watchdog.h"
 
 #define L(n, v) { .name = (n), .value = (v) }
@@ -176,6 +177,17 @@ static void write_watchdog(struct prom *p, const struct snapshot *s)
 
 static int top_by;
 
+/* Whether hardware QP q's counter set gave counter k (QP_STAT_FIRST-based). */
+static bool hw_cong_has(const struct qp *q, unsigned int k)
+{
+	size_t i;
+
+	for (i = 0; i < QP_HW_CONG_N; i++)
+		if ((q->hw_cong & (1u << i)) && qp_hw_cong_names[i].stat - QP_STAT_FIRST == k)
+			return true;
+	return false;
+}
+
 static int busier(const void *a, const void *b)
 {
 	const struct qp *x = *(const struct qp *const *)a, *y = *(const struct qp *const *)b;
@@ -263,9 +275,37 @@ static void group_port(const struct group *g, char *port, size_t len)
 		snprintf(port, len, "%u", g->port);
 }
 
+static void set_wait_sample(struct prom *p, const char *dev, const char *why, uint64_t n)
+{
+	struct prom_label l[] = { L("device", dev), L("reason", why) };
+
+	prom_u64(p, l, 2, n);
+}
+
+/* Every device, once: the QPs a running follow waits to give a set (0: none). */
+static void write_set_waits(struct prom *p, const struct snapshot *s)
+{
+	const struct set_wait *w;
+	size_t i, j;
+
+	prom_family(p, "rocectl_qp_counter_set_waiting_qps", PROM_GAUGE,
+		    "QPs a running qp counters follow waits to give a hardware counter set, per device and why: full (the device has none left) or max (the policy's cap).");
+	for (i = 0; i < s->nports; i++) {
+		for (j = 0; j < i && strcmp(s->ports[j].dev, s->ports[i].dev); j++)
+			;
+		if (j < i)
+			continue;
+		for (j = 0, w = NULL; j < s->nwaits && !w; j++)
+			if (!strcmp(s->waits[j].dev, s->ports[i].dev))
+				w = &s->waits[j];
+		set_wait_sample(p, s->ports[i].dev, "full", w ? w->full : 0);
+		set_wait_sample(p, s->ports[i].dev, "max", w ? w->max : 0);
+	}
+}
+
 static void write_qps(struct prom *p, const struct snapshot *s, const struct metrics_opts *o)
 {
-	char port[12], qpn[12], pid[12], prio[12], sport[8], name[96], help[160];
+	char port[12], qpn[12], pid[12], prio[12], sport[8], name[96], help[256];
 	const struct group *groups;
 	const struct qp **top;
 	size_t i, n = 0, ngroups;
@@ -302,12 +342,14 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 		}
 	}
 
+	write_set_waits(p, s);
+
 	/* The busiest live QPs, one by one. */
 	top = calloc(s->nqps ? s->nqps : 1, sizeof(*top));
 	if (!top)
 		return;
 	for (i = 0; i < s->nqps; i++)
-		if (s->qps[i].counted)
+		if (s->qps[i].counted || s->qps[i].hw_cong)
 			top[n++] = &s->qps[i];
 	top_by = o->top_by;
 	qsort(top, n, sizeof(*top), busier);
@@ -315,7 +357,8 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 		n = o->top;
 	for (k = 0; k < QP_NSTATS; k++) {
 		snprintf(name, sizeof(name), "rocectl_top_qp_%s", qp_stat_name(k));
-		snprintf(help, sizeof(help), "Per-QP %s of the %u live QPs with the most %s.",
+		snprintf(help, sizeof(help),
+			 "Per-QP %s of the %u live QPs with the most %s (source: module, or hardware: the QP's counter set).",
 			 qp_stat_name(k), o->top, qp_stat_name(o->top_by));
 		prom_family(p, name, PROM_COUNTER, help);
 		for (i = 0; i < n; i++) {
@@ -324,8 +367,13 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 						  L("prio", prio),
 						  L("prio_source", top[i]->prio < 0 ? "" :
 						    top[i]->prio_source),
-						  L("sport", sport) };
+						  L("sport", sport),
+						  L("source", top[i]->counted ? QP_SOURCE :
+						    QP_HW_CONG_SOURCE) };
 
+			/* A hardware QP has only its counter set's congestion counts. */
+			if (!top[i]->counted && !hw_cong_has(top[i], k))
+				continue;
 			if (top[i]->prio < 0)
 				prio[0] = '\0';
 			else

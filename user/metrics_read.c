@@ -14,6 +14,8 @@
 #include "dcqcn.h"
 #include "errors.h"
 #include "metrics_read.h"
+#include "qp_follow.h"
+#include "qp_hw_cong.h"
 #include "qp_sport.h"
 #include "rdma_stat.h"
 #include "utils.h"
@@ -337,6 +339,64 @@ bool metrics_read_module(struct nl *nl, struct snapshot *s)
 	return !failed;
 }
 
+static void count_wait(struct snapshot *s, const char *dev, int why)
+{
+	struct set_wait *grown;
+	size_t i;
+
+	for (i = 0; i < s->nwaits && strcmp(s->waits[i].dev, dev); i++)
+		;
+	if (i == s->nwaits) {
+		grown = realloc(s->waits, (s->nwaits + 1) * sizeof(*grown));
+		if (!grown)
+			return;
+		s->waits = grown;
+		memset(&grown[i], 0, sizeof(grown[i]));
+		snprintf(grown[i].dev, sizeof(grown[i].dev), "%s", dev);
+		s->nwaits++;
+	}
+	if (why == QPC_WAIT_MAX)
+		s->waits[i].max++;
+	else
+		s->waits[i].full++;
+}
+
+/*
+ * The hardware QPs' congestion counts (the module sees none of their
+ * packets): their counter sets' congestion counters, one dump of the RDMA
+ * core's counters per device that has such QPs. A device that refuses
+ * (no counters) has none to give.
+ */
+static void read_hw_cong(struct nl *rdma, struct snapshot *s)
+{
+	struct qpc_list l = { 0 };
+	struct nl_error e;
+	size_t i, j;
+
+	for (i = 0; i < s->nqps; i++) {
+		bool seen = false;
+
+		if (s->qps[i].counted)
+			continue;
+		for (j = 0; j < i && !seen; j++)
+			seen = !s->qps[j].counted && s->qps[j].dev_index == s->qps[i].dev_index;
+		if (!seen)
+			qpc_dump(rdma, s->qps[i].dev_index, 0, &l, &e);
+	}
+	follow_fold(&l, NULL);
+	for (i = 0; i < s->nqps && l.n; i++) {
+		const struct qpc_counter *c;
+
+		if (s->qps[i].counted)
+			continue;
+		c = qpc_find(&l, s->qps[i].dev_index, s->qps[i].port, s->qps[i].qpn);
+		s->qps[i].hw_cong = qp_hw_cong_values(c, s->qps[i].v);
+		if (c && c->waiting != QPC_WAIT_NONE)
+			count_wait(s, s->qps[i].dev, c->waiting);
+	}
+	qpc_list_free(&l);
+}
+
 bool metrics_read_ports(struct nl *nl, struct snapshot *s)
 {
 	struct rdma_port_stats ps;
@@ -354,6 +414,7 @@ bool metrics_read_ports(struct nl *nl, struct snapshot *s)
 				kv_add(&s->ports[i].lists[PORT_HW], ps.hw[j].name, ps.hw[j].value);
 			rdma_port_stats_free(&ps);
 		}
+		read_hw_cong(&rdma, s);
 		nl_close(&rdma);
 	} else {
 		failed = true;
@@ -386,4 +447,5 @@ void metrics_snapshot_free(struct snapshot *s)
 	free(s->qps);
 	free(s->retired);
 	free(s->errs);
+	free(s->waits);
 }

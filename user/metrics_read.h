@@ -59,6 +59,8 @@ struct qp {
 	const char *prio_source;
 	uint16_t sport;			/* its UDP source port, wire else rule; 0 none */
 	bool counted;			/* the module counts its packets */
+	/* Else (hardware RoCE): which of qp_hw_cong_names its counter set has, in v. */
+	unsigned int hw_cong;
 	uint64_t v[QP_NSTATS];
 };
 
@@ -99,6 +101,12 @@ struct dev_acct {
 	uint64_t unattributed[QP_NSTATS];
 };
 
+/* QPs a running qp counters follow waits to give a counter set, per device. */
+struct set_wait {
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	uint32_t full, max;
+};
+
 struct snapshot {
 	struct port *ports;
 	size_t nports;
@@ -121,6 +129,8 @@ struct snapshot {
 	struct qp_err_count *errs;
 	size_t nerrs;
 	unsigned int err_records;	/* the module's failure ring's size, 0 unknown */
+	struct set_wait *waits;
+	size_t nwaits;
 };
 
 /*

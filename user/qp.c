@@ -21,6 +21,7 @@
 #include "qp_counters.h"
 #include "qp_errors.h"
 #include "qp_fields.h"
+#include "qp_hw_cong.h"
 #include "qp_sport.h"
 #include "rocectl.h"
 #include "utils.h"
@@ -275,6 +276,7 @@ static int qp_collect_cb(const struct nlmsghdr *nlh, void *data)
 
 static int sort_index;
 static bool sort_rates;
+static bool hw_binds;	/* the kernel binds optional counters to a QP's set */
 
 static int row_cmp(const void *a, const void *b)
 {
@@ -305,8 +307,11 @@ static void print_row(const struct qp_row *r, bool rates, const struct qpc_list 
 	out_str("state", "state %s ", qp_state_name(r->state));
 	out_uint("pid", "pid %" PRIu64 " ", r->pid);
 	out_str("comm", "comm %s ", r->comm);
-	if (!r->has_stats) {
+	if (!r->has_stats && !hw) {
 		out_str("counters_source", "\n    counters none (not seen by the module) ", "none");
+	} else if (!r->has_stats) {
+		/* Hardware RoCE: its counter set's congestion counters, if any. */
+		qp_hw_cong_print(qpc_find(hw, r->dev_index, r->port, r->qpn), hw_binds, "\n    ");
 	} else if (!rates) {
 		qp_print_counters(r->v, "\n    ");
 	} else {
@@ -458,9 +463,15 @@ static int qp_stats(struct rocectl *rc)
 	sort_rates = false;
 	err = collect(rc, &f, &rows);
 	if (!err) {
+		collect_hw(&rows, &hw);
+		hw_binds = qp_hw_cong_kernel_binds(NULL);
+		/* Hardware QPs sort by their counter sets' congestion counts. */
+		for (i = 0; i < rows.n; i++)
+			if (!rows.row[i].has_stats)
+				qp_hw_cong_values(qpc_find(&hw, rows.row[i].dev_index, rows.row[i].port,
+							   rows.row[i].qpn), rows.row[i].v);
 		if (f.sort)
 			qsort(rows.row, rows.n, sizeof(*rows.row), row_cmp);
-		collect_hw(&rows, &hw);
 		out_begin_list();
 		for (i = 0; i < rows.n; i++)
 			print_row(&rows.row[i], false, &hw);

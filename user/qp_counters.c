@@ -20,6 +20,7 @@
 #include "qp_counters.h"
 #include "qp_fields.h"
 #include "qp_follow.h"
+#include "qp_hw_cong.h"
 #include "qp_optional.h"
 #include "rdma_stat.h"
 #include "rocectl.h"
@@ -126,14 +127,21 @@ void qpc_print_for_qp(const struct qpc_list *l, uint32_t dev_index,
 {
 	const struct qpc_counter *c = l ? qpc_find(l, dev_index, port, qpn) : NULL;
 
-	if (!c)
+	if (!c || (!c->id && !c->nhw))
 		return;
 	out_open_object("hw_counters");
-	out_uint("counter", "\n    hw counter %" PRIu64 " ", c->id);
-	out_str("mode", NULL, mode_name(c->mode));
+	if (c->id) {
+		out_uint("counter", "\n    hw counter %" PRIu64 " ", c->id);
+		out_str("mode", NULL, mode_name(c->mode));
+	} else {
+		/* Follow released its set: what it counted is kept. */
+		out_text("\n    hw counter none ");
+	}
 	out_str("source", "(%s", QPC_SOURCE);
 	if (c->followed)
 		out_bool("followed", ", followed", true);
+	if (c->history)
+		out_bool("history", ", with the sets it gave up", true);
 	out_text("): ");
 	print_values(c);
 	out_close_object();
@@ -386,6 +394,7 @@ static int bind_checks(const struct qpc_cmd *c)
 
 static int qpc_bind_cmd(struct rocectl *rc)
 {
+	char enabled[256] = "";
 	struct qpc_target t;
 	uint32_t counter;
 	struct nl_error e;
@@ -402,6 +411,11 @@ static int qpc_bind_cmd(struct rocectl *rc)
 		.dev_index = c.dev->index, .port = c.a.port, .qpn = c.a.qpn,
 		.has_counter = c.a.has_counter, .counter = c.a.counter,
 	};
+	/* A new counter set carries the port's congestion counters (6.15+). */
+	if (!t.has_counter &&
+	    qp_hw_cong_enable(&c.rdma, t.dev_index, t.port, enabled, sizeof(enabled), &e) < 0)
+		pr_err("Warning: the port's congestion counters could not be enabled: %s.\n",
+		       e.msg[0] ? e.msg : strerror(e.err));
 	if (qpc_bind(&c.rdma, &t, &counter, &e) < 0) {
 		err = refused(&c.rdma, QPC_BIND, &e, &c.a, c.dev);
 	} else {
@@ -411,6 +425,8 @@ static int qpc_bind_cmd(struct rocectl *rc)
 		out_uint("port", "/%" PRIu64 " ", c.a.port);
 		out_uint("lqpn", "lqpn %" PRIu64 " ", c.a.qpn);
 		out_uint("counter", "counter %" PRIu64, counter);
+		if (enabled[0])
+			out_str("port_optional_enabled", " (enabled on the port: %s)", enabled);
 		out_close_object();
 		out_nl();
 	}
@@ -519,5 +535,6 @@ void qpc_collect(const struct qpc_dev *devs, size_t n, struct qpc_list *l)
 				devs[i].name, e.msg[0] ? e.msg : strerror(e.err));
 	}
 	follow_mark(l, NULL);
+	follow_fold(l, NULL);
 	nl_close(&rdma);
 }

@@ -8,6 +8,15 @@
  * the RDMA core releases its counter). QPs that exist when it starts are
  * bound then. It runs until interrupted; bindings stay until their QPs go.
  *
+ * When a device has fewer counter sets than QPs that match, QPs are served
+ * in follow_rank.h's order (policy, busy port, oldest), and a waiting QP
+ * that outranks a bound one by policy or by a busy port takes its set: the
+ * bound QP's counts are read, its set released, and the counts kept as its
+ * history, which qp stats and the exporter add to whatever set it has next
+ * (the state file carries them while follow runs). Events that reach the
+ * set between that read and the release are counted by the port (the
+ * RDMA core adds a released set's counts to the port's), not the QP.
+ *
  * Level-triggered: the module's QP events only say when to look. What to
  * bind is decided from the QPs (the module's dump) and the counters (the
  * RDMA core's dump) as they are, so a lost event (ENOBUFS) or a counter
@@ -25,20 +34,26 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/genetlink.h>
+#include <rdma/rdma_netlink.h>
 
 #include "attrs.h"
 #include "conf.h"
 #include "errors.h"
+#include "follow_rank.h"
 #include "output.h"
 #include "qp_fields.h"
 #include "qp_follow.h"
+#include "qp_hw_cong.h"
 #include "rdma_stat.h"
 #include "rocectl.h"
 #include "utils.h"
 
 #define FOLLOW_RETRY_MS	2000
+/* A port that showed congestion or retransmissions counts as busy this long. */
+#define FOLLOW_BUSY_MS	60000
 #define FOLLOW_MAX_POLICIES 64
 /* A task's comm is 15 characters; a kernel user's name may be longer. */
 #define FOLLOW_COMM_MAX	63
@@ -51,6 +66,7 @@ struct fqp {
 	uint8_t type, state;
 	bool has_pid;
 	char comm[FOLLOW_COMM_MAX + 1];
+	uint64_t created;	/* ns, 0: unknown */
 };
 
 struct fqps {
@@ -62,7 +78,31 @@ struct fqps {
 struct fbound {
 	uint32_t dev_index, port, qpn, counter;
 	size_t policy;
+	uint64_t created;
 	char dev[ROCECTL_DEV_NAME_MAX + 1];
+};
+
+/* The counts of the sets a QP was bound to and gave up, while it lives. */
+struct fhist {
+	uint32_t dev_index, port, qpn;
+	uint64_t created;
+	struct qpc_value *v;
+	size_t n;
+};
+
+/* A QP that waits for a set, and why ("full": none left; "max": its policy's cap). */
+struct fwait {
+	uint32_t dev_index, port, qpn;
+	const char *why;
+};
+
+/* What follow knows of a port between looks: whether it is busy. */
+struct fport {
+	uint32_t dev_index, port;
+	struct qpc_value *last;	/* its counters at the last look */
+	size_t n;
+	uint64_t busy_until;	/* ms, CLOCK_MONOTONIC */
+	bool busy;
 };
 
 /* What follow knows of a device (by index) between looks. */
@@ -73,6 +113,7 @@ struct fdev {
 	bool full;		/* it refused a counter in this look: no more asking */
 	bool exhausted;		/* said: no counter left; QPs wait */
 	bool refused;		/* said: its driver binds no QP (not retried) */
+	uint64_t opt_ports;	/* bit N: port N's congestion counters seen to */
 };
 
 struct follow {
@@ -85,6 +126,12 @@ struct follow {
 	size_t nb, capb;
 	struct fdev *d;
 	size_t nd, capd;
+	struct fhist *h;
+	size_t nh;
+	struct fwait *w;
+	size_t nw;
+	struct fport *ports;
+	size_t nports;
 	size_t waiting;		/* QPs matched and left unbound at the last look */
 	char *lines[FOLLOW_MAX_POLICIES];	/* a policy file's lines, which pol[] points into */
 	bool gone;		/* the module unloaded */
@@ -259,6 +306,8 @@ static int qps_cb(const struct nlmsghdr *nlh, void *data)
 	}
 	if (tb[ROCECTL_A_QP_COMM])
 		snprintf(q->comm, sizeof(q->comm), "%s", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	if (tb[ROCECTL_A_QP_CREATE_TIME])
+		q->created = mnl_attr_get_u64(tb[ROCECTL_A_QP_CREATE_TIME]);
 	return MNL_CB_OK;
 }
 
@@ -307,7 +356,7 @@ static int remember(struct follow *f, const struct fqp *q, uint32_t counter, siz
 		f->b = grown;
 		f->capb = cap;
 	}
-	f->b[f->nb] = (struct fbound){ q->dev_index, q->port, q->qpn, counter, policy, "" };
+	f->b[f->nb] = (struct fbound){ q->dev_index, q->port, q->qpn, counter, policy, q->created, "" };
 	snprintf(f->b[f->nb].dev, sizeof(f->b[f->nb].dev), "%s", q->dev);
 	f->nb++;
 	f->state_changed = true;
@@ -366,6 +415,34 @@ static bool dev_has_counters(const struct qpc_list *l, uint32_t dev_index)
 	return false;
 }
 
+/*
+ * Before its first binding on a port: the port's congestion counters on,
+ * so that the counter sets follow binds there carry them (6.15+); said.
+ */
+static void port_optional(struct follow *f, const struct fqp *q, struct fdev *d)
+{
+	char enabled[256];
+	struct nl_error e;
+
+	if (q->port >= 64 || (d->opt_ports & (1ull << q->port)))
+		return;
+	d->opt_ports |= 1ull << q->port;
+	if (qp_hw_cong_enable(&f->rdma, q->dev_index, q->port, enabled, sizeof(enabled), &e) < 0) {
+		say_dev("optional-refused", q->dev, 0, e.msg[0] ? e.msg : strerror(e.err));
+		return;
+	}
+	if (!enabled[0])
+		return;
+	out_open_object(NULL);
+	out_str("event", "%s ", "optional");
+	out_str("ifname", "link %s", q->dev);
+	out_uint("port", "/%" PRIu64 " ", q->port);
+	out_str("enabled", "enabled %s", enabled);
+	out_close_object();
+	out_nl();
+	out_flush();
+}
+
 /* Bind one QP; false when the device gave no counter (it waits). */
 static bool bind_one(struct follow *f, const struct fqp *q, size_t policy,
 		     const struct qpc_list *l, struct fdev *d)
@@ -418,14 +495,257 @@ static bool bind_one(struct follow *f, const struct fqp *q, size_t policy,
 	return true;
 }
 
+/* --- the order of service, history, waiting -------------------------------- */
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void values_free(struct qpc_value *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/* Add n values to *v (by name): 0, or -ENOMEM with *v as it was. */
+static int values_add(struct qpc_value **v, size_t *nv, const struct qpc_value *add, size_t n)
+{
+	struct qpc_value *grown;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < *nv && strcmp((*v)[j].name, add[i].name); j++)
+			;
+		if (j < *nv) {
+			(*v)[j].value += add[i].value;
+			continue;
+		}
+		grown = realloc(*v, (*nv + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		*v = grown;
+		grown[*nv].name = strdup(add[i].name);
+		if (!grown[*nv].name)
+			return -ENOMEM;
+		grown[*nv].value = add[i].value;
+		(*nv)++;
+	}
+	return 0;
+}
+
+static struct fport *port_of(struct follow *f, uint32_t dev_index, uint32_t port)
+{
+	struct fport *grown;
+	size_t i;
+
+	for (i = 0; i < f->nports; i++)
+		if (f->ports[i].dev_index == dev_index && f->ports[i].port == port)
+			return &f->ports[i];
+	grown = realloc(f->ports, (f->nports + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	f->ports = grown;
+	f->ports[f->nports] = (struct fport){ .dev_index = dev_index, .port = port };
+	return &f->ports[f->nports++];
+}
+
+/* Once a look: whether the port showed congestion or retransmissions lately. */
+static void port_update(struct follow *f, struct fport *p, uint64_t now)
+{
+	struct rdma_port_stats ps;
+	struct nl_error e;
+
+	if (!rdma_port_stats(&f->rdma, p->dev_index, p->port, &ps, &e)) {
+		if (follow_port_busy(p->last, p->n, ps.hw, ps.nhw))
+			p->busy_until = now + FOLLOW_BUSY_MS;
+		values_free(p->last, p->n);
+		p->last = ps.hw;	/* the list is the port's now */
+		p->n = ps.nhw;
+		ps.hw = NULL;
+		ps.nhw = 0;
+		rdma_port_stats_free(&ps);
+	}
+	p->busy = now < p->busy_until;
+}
+
+static bool port_busy(struct follow *f, uint32_t dev_index, uint32_t port)
+{
+	size_t i;
+
+	for (i = 0; i < f->nports; i++)
+		if (f->ports[i].dev_index == dev_index && f->ports[i].port == port)
+			return f->ports[i].busy;
+	return false;
+}
+
+static struct follow_rank rank_of(struct follow *f, const struct fqp *q, size_t policy)
+{
+	return (struct follow_rank){ policy, port_busy(f, q->dev_index, q->port), q->created, q->qpn };
+}
+
+static struct follow_rank bound_rank(struct follow *f, const struct fbound *b)
+{
+	return (struct follow_rank){ b->policy, port_busy(f, b->dev_index, b->port), b->created,
+				     b->qpn };
+}
+
+static struct fhist *hist_of(struct follow *f, uint32_t dev_index, uint32_t qpn)
+{
+	size_t i;
+
+	for (i = 0; i < f->nh; i++)
+		if (f->h[i].dev_index == dev_index && f->h[i].qpn == qpn)
+			return &f->h[i];
+	return NULL;
+}
+
+/* The counts of a set QP b gave up, into its history. */
+static int hist_add(struct follow *f, const struct fbound *b, const struct qpc_counter *c)
+{
+	struct fhist *h = hist_of(f, b->dev_index, b->qpn), *grown;
+
+	if (!h) {
+		grown = realloc(f->h, (f->nh + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		f->h = grown;
+		h = &f->h[f->nh++];
+		*h = (struct fhist){ b->dev_index, b->port, b->qpn, b->created, NULL, 0 };
+	}
+	f->state_changed = true;
+	return values_add(&h->v, &h->n, c->hw, c->nhw);
+}
+
+/* Histories of QPs that are gone (or whose QPN a new QP has) go with them. */
+static void hist_prune(struct follow *f, const struct fqps *qps)
+{
+	size_t i, j;
+	bool live;
+
+	for (i = 0; i < f->nh;) {
+		live = false;
+		for (j = 0; j < qps->n && !live; j++)
+			live = qps->q[j].dev_index == f->h[i].dev_index &&
+			       qps->q[j].qpn == f->h[i].qpn && qps->q[j].created == f->h[i].created;
+		if (live) {
+			i++;
+			continue;
+		}
+		values_free(f->h[i].v, f->h[i].n);
+		f->h[i] = f->h[--f->nh];
+		f->state_changed = true;
+	}
+}
+
+static void wait_add(struct follow *f, const struct fqp *q, const char *why, struct fdev *d)
+{
+	struct fwait *grown = realloc(f->w, (f->nw + 1) * sizeof(*grown));
+
+	f->waiting++;
+	d->waiting++;
+	if (!grown)
+		return;
+	f->w = grown;
+	f->w[f->nw++] = (struct fwait){ q->dev_index, q->port, q->qpn, why };
+	f->state_changed = true;
+}
+
+/*
+ * Device d has no set left: the bound QP that waiting QP q outranks most
+ * gives up its set -- its counts read, the set released, the counts kept
+ * as its history -- and q is bound. False when q outranks none.
+ */
+static bool take_set(struct follow *f, const struct fqp *q, size_t policy, struct fdev *d,
+		     const struct qpc_list *l)
+{
+	struct follow_rank want = rank_of(f, q, policy), r, worst_r = { 0 };
+	struct qpc_list fresh = { 0 };
+	const struct qpc_counter *c;
+	struct qpc_target t;
+	struct nl_error e;
+	char why[160];
+	size_t i, victim = f->nb;
+
+	for (i = 0; i < f->nb; i++) {
+		if (f->b[i].dev_index != q->dev_index)
+			continue;
+		r = bound_rank(f, &f->b[i]);
+		if (!follow_rank_outranks(&want, &r))
+			continue;
+		if (victim == f->nb || follow_rank_cmp(&r, &worst_r) > 0) {
+			victim = i;
+			worst_r = r;
+		}
+	}
+	if (victim == f->nb)
+		return false;
+	/* Its counts as they are now: the dump this look took is older. */
+	if (qpc_dump(&f->rdma, q->dev_index, f->b[victim].port, &fresh, &e) < 0) {
+		qpc_list_free(&fresh);
+		return false;
+	}
+	c = qpc_find(&fresh, f->b[victim].dev_index, f->b[victim].port, f->b[victim].qpn);
+	if (!c || c->id != f->b[victim].counter) {
+		qpc_list_free(&fresh);
+		return false;	/* it changed meanwhile: the next look sees how */
+	}
+	t = (struct qpc_target){ .dev_index = f->b[victim].dev_index, .port = f->b[victim].port,
+				 .qpn = f->b[victim].qpn, .has_counter = true,
+				 .counter = f->b[victim].counter };
+	if (qpc_unbind(&f->rdma, &t, &e) < 0) {
+		qpc_list_free(&fresh);
+		return false;
+	}
+	if (hist_add(f, &f->b[victim], c)) {
+		pr_err("Error: out of memory.\n");
+		f->fatal = EXIT_FAILED;
+	}
+	qpc_list_free(&fresh);
+	snprintf(why, sizeof(why), "lqpn %" PRIu32 " outranks it: %s", q->qpn,
+		 policy != f->b[victim].policy ? "an earlier policy" : "its port is busy");
+	out_open_object(NULL);
+	out_str("event", "%s ", "yield");
+	out_str("ifname", "link %s", f->b[victim].dev);
+	out_uint("port", "/%" PRIu64 " ", f->b[victim].port);
+	out_uint("lqpn", "lqpn %" PRIu64 " ", f->b[victim].qpn);
+	out_uint("counter", "counter %" PRIu64 " ", f->b[victim].counter);
+	out_uint("to", "to lqpn %" PRIu64 " ", q->qpn);
+	out_str("reason", "(%s)", why);
+	out_close_object();
+	out_nl();
+	out_flush();
+	forget(f, victim, false);
+	return bind_one(f, q, policy, l, d);
+}
+
+struct fcand {
+	const struct fqp *q;
+	size_t policy;
+	struct follow_rank r;
+};
+
+static int cand_cmp(const void *a, const void *b)
+{
+	return follow_rank_cmp(&((const struct fcand *)a)->r, &((const struct fcand *)b)->r);
+}
+
 /* Look at the QPs and counters as they are, and bind what waits. */
 static int look(struct follow *f)
 {
 	struct qpc_list l = { 0 };
 	struct fqps qps = { 0 };
+	struct fcand *cand = NULL;
+	size_t i, j, ncand = 0;
 	struct nl_error e;
+	uint64_t now;
 	struct fdev *d;
-	size_t i;
 	int err, p;
 
 	f->look = false;
@@ -454,18 +774,53 @@ static int look(struct follow *f)
 		else
 			i++;
 	}
+	hist_prune(f, &qps);
+
+	/* The QPs that want a set, in the order they are served. */
+	cand = calloc(qps.n ? qps.n : 1, sizeof(*cand));
+	if (!cand) {
+		pr_err("Error: out of memory.\n");
+		err = EXIT_FAILED;
+		goto out;
+	}
+	now = now_ms();
+	for (i = 0; i < f->nports; i++)
+		f->ports[i].busy = now < f->ports[i].busy_until;
+	for (i = 0; i < qps.n; i++) {
+		const struct fqp *q = &qps.q[i];
+		struct fport *fp;
+
+		p = policy_of(f, q);
+		if (p < 0 || !past_rtr(q) || !q->port)
+			continue;
+		/* Each port's counters once a look: whether it is busy. */
+		for (j = 0; j < i; j++)
+			if (qps.q[j].dev_index == q->dev_index && qps.q[j].port == q->port &&
+			    policy_of(f, &qps.q[j]) >= 0 && past_rtr(&qps.q[j]))
+				break;
+		if (j == i) {
+			fp = port_of(f, q->dev_index, q->port);
+			if (fp)
+				port_update(f, fp, now);
+		}
+		if (qpc_find(&l, q->dev_index, 0, q->qpn))
+			continue;
+		cand[ncand++] = (struct fcand){ q, p, { 0 } };
+	}
+	for (i = 0; i < ncand; i++)
+		cand[i].r = rank_of(f, cand[i].q, cand[i].policy);
+	qsort(cand, ncand, sizeof(*cand), cand_cmp);
 
 	f->waiting = 0;
+	f->nw = 0;
 	for (i = 0; i < f->nd; i++) {
 		f->d[i].waiting = 0;
 		f->d[i].full = false;
 	}
-	for (i = 0; i < qps.n && !f->fatal && !follow_stop; i++) {
-		const struct fqp *q = &qps.q[i];
+	for (i = 0; i < ncand && !f->fatal && !follow_stop; i++) {
+		const struct fqp *q = cand[i].q;
 
-		p = policy_of(f, q);
-		if (p < 0 || !past_rtr(q) || !q->port || qpc_find(&l, q->dev_index, 0, q->qpn))
-			continue;
+		p = cand[i].policy;
 		d = dev_state(f, q->dev_index);
 		if (!d) {
 			pr_err("Error: out of memory.\n");
@@ -475,14 +830,18 @@ static int look(struct follow *f)
 		snprintf(d->name, sizeof(d->name), "%s", q->dev);
 		if (d->refused)
 			continue;
-		if (d->full || (f->pol[p].max && bound_by(f, p) >= f->pol[p].max)) {
-			f->waiting++;
-			d->waiting++;
-		} else if (!bind_one(f, q, p, &l, d)) {
-			d->full = true;
-			f->waiting++;
-			d->waiting++;
+		if (f->pol[p].max && bound_by(f, p) >= f->pol[p].max) {
+			wait_add(f, q, "max", d);
+			continue;
 		}
+		if (!d->full) {
+			port_optional(f, q, d);
+			if (bind_one(f, q, p, &l, d))
+				continue;
+			d->full = true;
+		}
+		if (!take_set(f, q, p, d, &l))
+			wait_add(f, q, "full", d);
 	}
 	/* Running out, and having enough again, are said once each. */
 	for (i = 0; i < f->nd && !f->fatal; i++) {
@@ -498,6 +857,7 @@ static int look(struct follow *f)
 	}
 	err = f->fatal;
 out:
+	free(cand);
 	free(qps.q);
 	qpc_list_free(&l);
 	return err;
@@ -534,11 +894,16 @@ static int state_open(struct follow *f)
 	return EXIT_OK;
 }
 
-/* "rocectl qp-follow 1", "pid PID", then a line a binding: IFINDEX PORT QPN COUNTER. */
+/*
+ * "rocectl qp-follow 1", "pid PID", then a line a binding: IFINDEX PORT
+ * QPN COUNTER; a line a QP that waits: "wait IFINDEX PORT QPN full|max";
+ * a line a QP's history: "history IFINDEX PORT QPN NAME=VALUE...".
+ * Readers skip lines they do not know.
+ */
 static void state_save(struct follow *f)
 {
 	FILE *fp;
-	size_t i;
+	size_t i, j;
 	bool ok;
 
 	if (f->lock_fd < 0 || !f->state_changed)
@@ -551,6 +916,16 @@ static void state_save(struct follow *f)
 	for (i = 0; i < f->nb; i++)
 		fprintf(fp, "%" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32 "\n", f->b[i].dev_index,
 			f->b[i].port, f->b[i].qpn, f->b[i].counter);
+	for (i = 0; i < f->nw; i++)
+		fprintf(fp, "wait %" PRIu32 " %" PRIu32 " %" PRIu32 " %s\n", f->w[i].dev_index,
+			f->w[i].port, f->w[i].qpn, f->w[i].why);
+	for (i = 0; i < f->nh; i++) {
+		fprintf(fp, "history %" PRIu32 " %" PRIu32 " %" PRIu32, f->h[i].dev_index,
+			f->h[i].port, f->h[i].qpn);
+		for (j = 0; j < f->h[i].n; j++)
+			fprintf(fp, " %s=%" PRIu64, f->h[i].v[j].name, f->h[i].v[j].value);
+		fputc('\n', fp);
+	}
 	ok = !ferror(fp);
 	ok = !fclose(fp) && ok;
 	/* Readers see the old state or the new, never half of one. */
@@ -612,6 +987,91 @@ void follow_mark(struct qpc_list *l, const char *path)
 			if (c->dev_index == dev && c->port == port && c->id == counter &&
 			    c->nqpns == 1 && c->qpns[0] == qpn)
 				l->c[i].followed = true;
+		}
+	}
+	fclose(fp);
+}
+
+/* A QP's entry in l for what follow says of it: its counter, else a new one (id 0). */
+static struct qpc_counter *entry_for(struct qpc_list *l, uint32_t dev, uint32_t port, uint32_t qpn)
+{
+	struct qpc_counter *c = (struct qpc_counter *)qpc_find(l, dev, port, qpn), *grown;
+
+	if (c)
+		return c;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+
+		grown = realloc(l->c, cap * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		l->c = grown;
+		l->cap = cap;
+	}
+	c = &l->c[l->n];
+	memset(c, 0, sizeof(*c));
+	c->qpns = malloc(sizeof(*c->qpns));
+	if (!c->qpns)
+		return NULL;
+	c->dev_index = dev;
+	c->port = port;
+	c->qpns[0] = qpn;
+	c->nqpns = 1;
+	c->mode = RDMA_COUNTER_MODE_MANUAL;
+	l->n++;
+	return c;
+}
+
+/* "NAME=VALUE NAME=VALUE..." added to c's counters. */
+static void fold_values(struct qpc_counter *c, char *list)
+{
+	char *tok, *save = NULL, *eq, *end;
+	struct qpc_value v;
+
+	for (tok = strtok_r(list, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+		eq = strchr(tok, '=');
+		if (!eq || eq == tok)
+			continue;
+		*eq = '\0';
+		errno = 0;
+		v.value = strtoull(eq + 1, &end, 10);
+		if (errno || *end)
+			continue;
+		v.name = tok;
+		if (!values_add(&c->hw, &c->nhw, &v, 1))
+			c->history = true;
+	}
+}
+
+void follow_fold(struct qpc_list *l, const char *path)
+{
+	uint32_t dev, port, qpn;
+	char line[4096], why[8];
+	struct qpc_counter *c;
+	long pid = 0;
+	int end;
+	FILE *fp = fopen(path ? path : FOLLOW_STATE, "re");
+
+	if (!fp)
+		return;
+	if (!fgets(line, sizeof(line), fp) || strcmp(line, "rocectl qp-follow 1\n") ||
+	    !fgets(line, sizeof(line), fp) || sscanf(line, "pid %ld", &pid) != 1 ||
+	    !follow_alive(pid)) {
+		fclose(fp);
+		return;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		end = 0;
+		if (sscanf(line, "history %" SCNu32 " %" SCNu32 " %" SCNu32 "%n", &dev, &port, &qpn,
+			   &end) == 3 && end) {
+			c = entry_for(l, dev, port, qpn);
+			if (c)
+				fold_values(c, line + end);
+		} else if (sscanf(line, "wait %" SCNu32 " %" SCNu32 " %" SCNu32 " %7s", &dev, &port,
+				  &qpn, why) == 4) {
+			c = entry_for(l, dev, port, qpn);
+			if (c && !c->id)
+				c->waiting = !strcmp(why, "max") ? QPC_WAIT_MAX : QPC_WAIT_FULL;
 		}
 	}
 	fclose(fp);
@@ -809,6 +1269,13 @@ int qpc_follow(struct rocectl *rc)
 out:
 	for (size_t i = 0; i < FOLLOW_MAX_POLICIES; i++)
 		free(f.lines[i]);
+	for (size_t i = 0; i < f.nh; i++)
+		values_free(f.h[i].v, f.h[i].n);
+	for (size_t i = 0; i < f.nports; i++)
+		values_free(f.ports[i].last, f.ports[i].n);
+	free(f.h);
+	free(f.w);
+	free(f.ports);
 	free(f.b);
 	free(f.d);
 	nl_close(&f.q);

@@ -40,4 +40,12 @@ int qpc_follow(struct rocectl *rc);
 struct qpc_list;
 void follow_mark(struct qpc_list *l, const char *path);
 
+/*
+ * What a running follow says of QPs besides its bindings, into l (qp stats
+ * and the exporter): the counts of sets a QP gave up (added to its
+ * counter's, c->history; to a new entry of id 0 while it has none) and the
+ * QPs that wait for a set (an entry of id 0 with c->waiting).
+ */
+void follow_fold(struct qpc_list *l, const char *path);
+
 #endif

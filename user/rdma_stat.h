@@ -86,6 +86,9 @@ struct qpc_counter {
 	struct qpc_value *hw;		/* its counters, in the driver's order */
 	size_t nhw;
 	bool followed;			/* bound by a running qp counters follow */
+	/* What a running follow says (follow_fold): id 0 is no set. */
+	bool history;			/* hw holds counts of sets the QP gave up */
+	enum { QPC_WAIT_NONE, QPC_WAIT_FULL, QPC_WAIT_MAX } waiting;
 };
 
 struct qpc_list {

@@ -136,7 +136,7 @@ check_eq "$(metric 'rocectl_watchdog_storm_affected_qps{netdev="sim0",prio="3",d
 	"2 1" "exporter: priority 3's storm"
 check_eq "$(metric 'rocectl_watchdog_storm_affected_qps{netdev="sim0",prio="5",direction="tx"}') $(metric 'rocectl_watchdog_storm_affected_processes{netdev="sim0",prio="5",direction="tx"}')" \
 	"1 1" "exporter: priority 5's storm"
-top_sports() { grep "^rocectl_top_qp_tx_bytes_total{device=\"rxe0\",.*pid=\"$A\",comm=\"qptraffic\",prio=\"3\",prio_source=\"dscp\",sport=\"[0-9]*\"}" "$W/ex.txt" |
+top_sports() { grep "^rocectl_top_qp_tx_bytes_total{device=\"rxe0\",.*pid=\"$A\",comm=\"qptraffic\",prio=\"3\",prio_source=\"dscp\",sport=\"[0-9]*\",source=\"module\"}" "$W/ex.txt" |
 	sed 's/.*sport="\([0-9]*\)".*/\1/' | sort -n | tr '\n' ' '; }
 check_eq "$(top_sports)" "$(rc -j qp show dev rxe0 | jq -r "[.[] | select(.pid == $A) | .sport] | sort | .[]" | tr '\n' ' ')" \
 	"exporter: A's two QPs' prio and sport labels, against qp show"

@@ -14,8 +14,8 @@
 #   - follow's bad policies, an unprivileged follow, policy lines in a file
 #     (apply checks them), max;
 #   - the port's optional counters: shown, enabled and disabled, as
-#     rdma(8) reads them back; their values with the port's (dev stats),
-#     counted only while enabled, never under a QP;
+#     rdma(8) reads them back; an unbound QP's values with the port's
+#     (dev stats), counted only while enabled (hw_congestion: per QP);
 #   - unloads in either order, the netdev going, the kernel log clean.
 . "$(dirname "$0")/lib.sh"
 plan 13
@@ -237,13 +237,15 @@ optional_none() {
 	check_eq "$code" 4 "optional set: exit ($out)"
 	rdma statistic mode supported link srd0/1 > /dev/null 2>&1 &&
 		fail "rdma statistic mode supported works on this kernel"
-	q=$(rdma_qps | awk 'NR == 1 {print $1}')
+	# A QP bound to no counter set: the port counts its events.
+	echo "create 1" > "$D/qps" || fail "one QP more"
+	q=$(rdma_qps | awk '$2 == "RESET" {print $1}' | head -n 1)
 	echo "$q cc_rx_ce_pkts 9" 2> /dev/null > "$D/inject" && fail "the device took an optional counter"
 	check_eq "$(rc -j dev stats srd0 | jq '[.[0].counters | keys[] | select(startswith("cc_"))] | length')" 0 \
 		"optional counters in dev stats"
 	log_test "optional counters on $(uname -r): the RDMA core has none; rocectl says so (exit 4), as rdma(8) fails"
 }
-# 6.1 and 6.12: shown, set and unset as rdma(8) reads them back.
+# 6.1 and later: shown, set and unset as rdma(8) reads them back.
 optional_some() {
 	local out code q before
 	rdma_opt() { rdma -j statistic mode link srd0/1 | jq -c '.[0]["optional-counters"] // [] | sort'; }
@@ -251,7 +253,12 @@ optional_some() {
 	check_eq "$(rc -j qp counters optional show dev srd0 | jq -c '.[0].optional | keys')" \
 		"$(rdma -j statistic mode supported link srd0/1 | jq -c '.[0]["supported optional-counters"] | sort')" \
 		"the optional counters srd0 has, against rdma statistic mode supported"
-	check_eq "$(rc_opt)" "[]" "enabled at first"
+	# From 6.15 the first bind enabled the congestion ones, for its set to carry.
+	if kernel_binds_optional; then
+		check_eq "$(rc_opt)" '["cc_rx_ce_pkts","cc_rx_cnp_pkts","cc_tx_cnp_pkts"]' "enabled at first: by bind (6.15+)"
+	else
+		check_eq "$(rc_opt)" "[]" "enabled at first"
+	fi
 	out=$(rc qp counters optional set dev srd0 cc_rx_ce_pkts,cc_tx_cnp_pkts 2>&1); code=$?
 	check_eq "$code" 0 "set: exit ($out)"
 	check_eq "$out" "link srd0/1 scope port optional cc_rx_ce_pkts on cc_rx_cnp_pkts off cc_tx_cnp_pkts on" "set: what it prints"
@@ -260,14 +267,16 @@ optional_some() {
 	check_eq "$code" 0 "unset: exit ($out)"
 	check_eq "$(rdma_opt)" '["cc_rx_ce_pkts"]' "enabled after unset, as rdma(8) reads them"
 	check_eq "$(rc_opt)" '["cc_rx_ce_pkts"]' "enabled after unset, as rocectl reads them"
-	q=$(rdma_qps | awk 'NR == 1 {print $1}')
+	# A QP bound to no counter set: the port counts its events.
+	echo "create 1" > "$D/qps" || fail "one QP more"
+	q=$(rdma_qps | awk '$2 == "RESET" {print $1}' | head -n 1)
 	echo "$q cc_rx_ce_pkts 9" > "$D/inject" && echo "$q cc_tx_cnp_pkts 4" > "$D/inject" || fail "inject optional"
 	check_eq "$(rc -j dev stats srd0 | jq -c '.[0].counters | [.cc_rx_ce_pkts, .cc_tx_cnp_pkts]')" '[9,null]' \
 		"dev stats: the enabled one counted, the disabled one neither counted nor shown"
 	check_eq "$(rdma -j statistic show link srd0/1 | jq -c '.[0] | [.cc_rx_ce_pkts, .cc_tx_cnp_pkts]')" '[9,null]' \
 		"rdma statistic show, the same"
-	check_eq "$(rc -j qp stats dev srd0 | jq '[.. | objects | select(has("cc_rx_ce_pkts"))] | length')" 0 \
-		"optional counters under a QP in qp stats"
+	check_eq "$(rc -j qp stats dev srd0 | jq "[.[] | select(.lqpn == $q) | .. | objects | select(has(\"cc_rx_ce_pkts\"))] | length")" 0 \
+		"optional counters under the unbound QP in qp stats"
 	before=$(rdma_opt)
 	out=$(rc qp counters optional set dev srd0 bogus 2>&1); code=$?
 	check_eq "$code" 2 "set an unknown counter: exit"
@@ -282,7 +291,7 @@ optional_some() {
 	check_eq "$code" 4 "unprivileged unset: exit"
 	check_eq "$out" "Error: permission denied: this needs CAP_NET_ADMIN (run as root)." "unprivileged unset: message"
 	check_eq "$(rdma_opt)" "$before" "enabled after the refused requests"
-	log_test "optional counters: shown as rdma(8) lists them, set and unset as it reads them back; counted per port only while enabled (dev stats, rdma), never under a QP; bad requests change nothing"
+	log_test "optional counters: shown as rdma(8) lists them, set and unset as it reads them back (from 6.15 bind enables the congestion ones); an unbound QP's counted per port only while enabled (dev stats, rdma); bad requests change nothing"
 }
 case $(uname -r) in
 5.10.*) optional_none ;;
@@ -299,7 +308,7 @@ check_eq "$(rc -j qp counters show dev srd0 | jq '[.[] | select(.followed)] | le
 	"followed marks once follow has stopped"
 module_load || fail "reload"
 # Before 5.15 rocectl does not pick up the QPs that exist when it loads.
-case $(uname -r) in 5.10.*) found=0 ;; *) found=2 ;; esac
+case $(uname -r) in 5.10.*) found=0 ;; *) found=3 ;; esac
 check_eq "$(rc_qps | wc -l)" "$found" "srd0's RC QPs rocectl finds at load"
 rmmod simrdma || fail "rmmod simrdma under rocectl"
 check_eq "$(rc -j dev show | jq '[.[] | select(.ifname == "srd0")] | length')" 0 "srd0 gone from rocectl"

@@ -217,6 +217,14 @@ simnic_pair() {
 	echo "$1 $2" > "$SIM/new_pair" && ip link set "$1" up && ip link set "$2" up
 }
 
+# Whether this kernel's RDMA core binds optional counters to a QP's
+# counter set (Linux 6.15 and later).
+kernel_binds_optional() {
+	local major minor
+	IFS=. read -r major minor _ <<< "$(uname -r)"
+	[ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "${minor%%[!0-9]*}" -ge 15 ]; }
+}
+
 # The simulated RDMA device with hardware counters (tests/simrdma): the
 # module loaded if it is not, device $1 made over netdev $2.
 SRD=/sys/kernel/debug/simrdma

@@ -9,8 +9,10 @@
  * event. Counter sets are allocated when the core binds a QP to a new
  * counter, up to counters_max (the device's limit: the core answers
  * ENOMEM when it is reached), and freed with the counter.
- * The optional counters (the congestion ones) count per port only, while
- * enabled.
+ * The optional counters (the congestion ones) count per port while
+ * enabled; from 6.15, a counter bound with its optional counters
+ * (manual binding always asks for them) counts those the port had
+ * enabled, for its QPs, instead of the port.
  */
 #include "simrdma.h"
 
@@ -162,6 +164,11 @@ static int simrdma_counter_bind_qp(struct rdma_counter *counter,
 		sd->hwc[i].used = true;
 		sd->counters_used++;
 		counter->id = i + 1;
+#ifdef SIMRDMA_DRIVER_OBJ_COUNTER
+		/* The port's optional counters enabled now, as mlx5 binds them. */
+		if (counter->mode.bind_opcnt)
+			sd->hwc[i].opt_bound = sd->opt_enabled;
+#endif
 	}
 	to_sqp(ibqp)->hwc = counter->id;
 	/* The driver records the binding, as mlx5 does: the core reads it. */
@@ -200,13 +207,24 @@ static int simrdma_counter_dealloc(struct rdma_counter *counter)
 static int simrdma_counter_update_stats(struct rdma_counter *counter)
 {
 	struct simrdma_dev *sd = to_sdev(counter->device);
+	struct simrdma_hwc *hwc;
 	int i;
 
 	if (!counter->id || counter->id > SIMRDMA_COUNTERS_LIMIT)
 		return -EINVAL;
+	hwc = &sd->hwc[counter->id - 1];
 	mutex_lock(&sd->lock);
 	for (i = 0; i < SIMRDMA_NUM_Q; i++)
-		counter->stats->value[i] = sd->hwc[counter->id - 1].value[i];
+		counter->stats->value[i] = hwc->value[i];
+#ifdef SIMRDMA_OPTIONAL_COUNTERS
+	/* Bound optional counters are shown, as mlx5 shows them: enabled. */
+	for (i = 0; i < SIMRDMA_NUM_OPT; i++) {
+		if (!test_bit(i, &hwc->opt_bound))
+			continue;
+		counter->stats->value[SIMRDMA_NUM_Q + i] = hwc->opt[i];
+		clear_bit(SIMRDMA_NUM_Q + i, counter->stats->is_disabled);
+	}
+#endif
 	mutex_unlock(&sd->lock);
 	return 0;
 }
@@ -224,8 +242,13 @@ int simrdma_inject(struct simrdma_dev *sd, u32 qpn, int stat, u64 n)
 	if (!sq) {
 		err = -ENOENT;
 	} else if (stat >= SIMRDMA_NUM_Q) {
-		if (test_bit(stat - SIMRDMA_NUM_Q, &sd->opt_enabled))
-			sd->opt[stat - SIMRDMA_NUM_Q] += n;
+		int o = stat - SIMRDMA_NUM_Q;
+
+		/* The QP's own rule first (6.15+), else the port's. */
+		if (sq->hwc && test_bit(o, &sd->hwc[sq->hwc - 1].opt_bound))
+			sd->hwc[sq->hwc - 1].opt[o] += n;
+		else if (test_bit(o, &sd->opt_enabled))
+			sd->opt[o] += n;
 	} else if (sq->hwc) {
 		sd->hwc[sq->hwc - 1].value[stat] += n;
 	} else {

@@ -158,7 +158,7 @@ static int simrdma_parse_state(const char *s, enum ib_qp_state *state)
 }
 
 /*
- * "create N", "modify QPN|all STATE [TCLASS]" (STATE: reset, init, rtr,
+ * "create N [uc]", "modify QPN|all STATE [TCLASS]" (STATE: reset, init, rtr,
  * rts, err), "destroy QPN|all", "sport QPN PORT" (the raw context's UDP
  * source port, changed behind the kernel's back).
  */
@@ -181,10 +181,11 @@ static ssize_t simrdma_qps_write(struct file *file, const char __user *ubuf,
 	if (f < 2)
 		return -EINVAL;
 	if (!strcmp(cmd, "create")) {
-		if (f != 2 || kstrtouint(which, 10, &n) || !n ||
-		    n > SIMRDMA_MAX_QP)
+		if (f > 3 || kstrtouint(which, 10, &n) || !n ||
+		    n > SIMRDMA_MAX_QP || (f == 3 && strcmp(st, "uc")))
 			return -EINVAL;
-		err = simrdma_test_qps_create(sd, n);
+		err = simrdma_test_qps_create(sd, n,
+					      f == 3 ? IB_QPT_UC : IB_QPT_RC);
 		return err ?: len;
 	}
 	all = !strcmp(which, "all");

@@ -22,8 +22,8 @@
 
 /*
  * The counters, as mlx5 names them: a Q counter set has the first
- * SIMRDMA_NUM_Q; the optional congestion counters follow, per port only
- * (the kernels this tests bind no optional counter per QP).
+ * SIMRDMA_NUM_Q; the optional congestion counters follow, counted per
+ * port, and from 6.15 also per counter set (see struct simrdma_hwc).
  */
 enum simrdma_stat {
 	SIMRDMA_RX_WRITE_REQUESTS,
@@ -49,10 +49,21 @@ enum simrdma_stat {
 #define SIMRDMA_NUM_PORT_STATS SIMRDMA_NUM_Q
 #endif
 
-/* One hardware counter set: what the QPs bound to it did while bound. */
+#define SIMRDMA_NUM_OPT (SIMRDMA_NUM_STATS - SIMRDMA_NUM_Q)
+
+/*
+ * One hardware counter set: what the QPs bound to it did while bound.
+ * From 6.15 a counter the core binds with its optional counters
+ * (rdma_counter.mode.bind_opcnt) also counts those the port had enabled
+ * when the QP was bound (opt_bound), as mlx5 adds a per-QP steering rule
+ * for each: the port's own optional counters then no longer see that
+ * QP's packets (the per-QP rules come first).
+ */
 struct simrdma_hwc {
 	bool used;
 	u64 value[SIMRDMA_NUM_Q];
+	unsigned long opt_bound;	/* bit i: optional counter NUM_Q + i */
+	u64 opt[SIMRDMA_NUM_OPT];
 };
 
 struct simrdma_dev {
@@ -68,7 +79,7 @@ struct simrdma_dev {
 	u32 bind_refused;		/* counter allocations refused */
 	struct simrdma_hwc def;		/* the port's: QPs bound to none */
 	struct simrdma_hwc *hwc;	/* [SIMRDMA_COUNTERS_LIMIT], id - 1 */
-	u64 opt[SIMRDMA_NUM_STATS - SIMRDMA_NUM_Q];
+	u64 opt[SIMRDMA_NUM_OPT];
 	unsigned long opt_enabled;	/* bit i: optional counter NUM_Q + i */
 	/* The test's kernel QPs (test_qps.c), under test_lock. */
 	struct mutex test_lock;
@@ -132,7 +143,8 @@ int simrdma_stat_index(const char *name);
 int simrdma_inject(struct simrdma_dev *sd, u32 qpn, int stat, u64 n);
 
 /* test_qps.c */
-int simrdma_test_qps_create(struct simrdma_dev *sd, unsigned int n);
+int simrdma_test_qps_create(struct simrdma_dev *sd, unsigned int n,
+			    enum ib_qp_type type);
 int simrdma_test_qps_modify(struct simrdma_dev *sd, u32 qpn, bool all,
 			    enum ib_qp_state to, u8 tclass);
 int simrdma_test_qps_destroy(struct simrdma_dev *sd, u32 qpn, bool all);

@@ -4,7 +4,8 @@
  * their states with the RDMA core's exported verbs, as a kernel ULP's are:
  * whatever watches those verbs sees them as any kernel QP. RC QPs reach
  * RTR over a loopback path (to themselves) from the port's first RoCE v2
- * IPv4 GID, with the traffic class the test asks for.
+ * IPv4 GID, with the traffic class the test asks for; UC QPs the same
+ * way, with UC's attributes.
  * The PD and CQ are made with the first QP; everything is released when
  * the device goes (the client's remove) or on "destroy all".
  */
@@ -33,10 +34,11 @@ static int simrdma_test_res(struct simrdma_dev *sd)
 	return 0;
 }
 
-int simrdma_test_qps_create(struct simrdma_dev *sd, unsigned int n)
+int simrdma_test_qps_create(struct simrdma_dev *sd, unsigned int n,
+			    enum ib_qp_type type)
 {
 	struct ib_qp_init_attr init = {
-		.qp_type = IB_QPT_RC,
+		.qp_type = type,
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
@@ -106,8 +108,10 @@ static int simrdma_step(struct simrdma_dev *sd, struct ib_qp *qp,
 		attr.qp_state = IB_QPS_INIT;
 		attr.pkey_index = 0;
 		attr.port_num = SIMRDMA_PORT;
-		attr.qp_access_flags = IB_ACCESS_REMOTE_WRITE |
-				       IB_ACCESS_REMOTE_READ;
+		/* UC has no RDMA read. */
+		attr.qp_access_flags = IB_ACCESS_REMOTE_WRITE;
+		if (qp->qp_type == IB_QPT_RC)
+			attr.qp_access_flags |= IB_ACCESS_REMOTE_READ;
 		mask |= IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_ACCESS_FLAGS;
 		break;
 	case IB_QPS_INIT:
@@ -128,21 +132,27 @@ static int simrdma_step(struct simrdma_dev *sd, struct ib_qp *qp,
 		attr.path_mtu = IB_MTU_1024;
 		attr.dest_qp_num = qp->qp_num;
 		attr.rq_psn = 0;
-		attr.max_dest_rd_atomic = 1;
-		attr.min_rnr_timer = 12;
 		mask |= IB_QP_AV | IB_QP_PATH_MTU | IB_QP_DEST_QPN |
-			IB_QP_RQ_PSN | IB_QP_MAX_DEST_RD_ATOMIC |
-			IB_QP_MIN_RNR_TIMER;
+			IB_QP_RQ_PSN;
+		/* What only RC has: reads and atomics, RNR NAKs. */
+		if (qp->qp_type == IB_QPT_RC) {
+			attr.max_dest_rd_atomic = 1;
+			attr.min_rnr_timer = 12;
+			mask |= IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER;
+		}
 		break;
 	case IB_QPS_RTR:
 		attr.qp_state = IB_QPS_RTS;
-		attr.timeout = 14;
-		attr.retry_cnt = 7;
-		attr.rnr_retry = 7;
 		attr.sq_psn = 0;
-		attr.max_rd_atomic = 1;
-		mask |= IB_QP_TIMEOUT | IB_QP_RETRY_CNT | IB_QP_RNR_RETRY |
-			IB_QP_SQ_PSN | IB_QP_MAX_QP_RD_ATOMIC;
+		mask |= IB_QP_SQ_PSN;
+		if (qp->qp_type == IB_QPT_RC) {
+			attr.timeout = 14;
+			attr.retry_cnt = 7;
+			attr.rnr_retry = 7;
+			attr.max_rd_atomic = 1;
+			mask |= IB_QP_TIMEOUT | IB_QP_RETRY_CNT |
+				IB_QP_RNR_RETRY | IB_QP_MAX_QP_RD_ATOMIC;
+		}
 		break;
 	default:
 		return -EINVAL;

@@ -31,6 +31,7 @@
 #include "qp_type_test.h"
 #include "mlx5/mlx5_test.h"
 #include "qp_counters_test.h"
+#include "follow_budget_test.h"
 #include "qp_follow_test.h"
 #include "blast_print_test.h"
 
@@ -453,5 +454,6 @@ int main(void)
 	failed += mlx5_tests();
 	failed += qp_counters_tests();
 	failed += qp_follow_tests();
+	failed += follow_budget_tests();
 	return failed ? 1 : 0;
 }
