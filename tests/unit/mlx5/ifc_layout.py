@@ -81,8 +81,24 @@ FIELDS = {
                                        'payload'],
     'resource_dump_terminate_segment': ['segment_header'],
     'query_qp_out': ['status', 'qpc'],
-    'qpc': ['primary_address_path'],
-    'ads': ['udp_sport'],
+    'qpc': ['primary_address_path', 'st', 'counter_set_id', 'remote_qpn'],
+    'ads': ['udp_sport', 'dscp', 'ecn', 'eth_prio', 'tclass'],
+    # The QP and DCT commands (kernel/mlx5/qp_cmd.c).
+    'create_qp_in': ['opcode', 'uid', 'qpc'],
+    'create_qp_out': ['status', 'qpn'],
+    'rst2init_qp_in': ['opcode', 'uid', 'qpn', 'qpc'],
+    'init2rtr_qp_in': ['opcode', 'uid', 'qpn', 'qpc'],
+    'rtr2rts_qp_in': ['opcode', 'uid', 'qpn', 'qpc'],
+    'rts2rts_qp_in': ['opcode', 'uid', 'qpn', 'qpc'],
+    'sqerr2rts_qp_in': ['opcode', 'uid', 'qpn', 'qpc'],
+    'qp_2err_in': ['opcode', 'uid', 'qpn'],
+    'qp_2rst_in': ['opcode', 'uid', 'qpn'],
+    'qp_2err_out': ['status'],
+    'destroy_qp_in': ['opcode', 'uid', 'qpn'],
+    'create_dct_in': ['opcode', 'uid', 'dct_context_entry'],
+    'create_dct_out': ['status', 'dctn'],
+    'destroy_dct_in': ['opcode', 'uid', 'dctn'],
+    'dctc': ['counter_set_id', 'dscp', 'ecn', 'eth_prio', 'tclass'],
 }
 ALL_FIELDS = ['eth_per_prio_grp_data_layout', 'pfcc_reg',
               'cong_control_r_roce_ecn_rp', 'cong_control_r_roce_ecn_np',
@@ -112,6 +128,13 @@ STRUCT_MEMBER_TYPES = [
     ('resource_dump_command_segment', 'segment_header', 'resource_dump_segment_header'),
     ('resource_dump_resource_segment', 'segment_header', 'resource_dump_segment_header'),
     ('resource_dump_terminate_segment', 'segment_header', 'resource_dump_segment_header'),
+    ('create_qp_in', 'qpc', 'qpc'),
+    ('rst2init_qp_in', 'qpc', 'qpc'),
+    ('init2rtr_qp_in', 'qpc', 'qpc'),
+    ('rtr2rts_qp_in', 'qpc', 'qpc'),
+    ('rts2rts_qp_in', 'qpc', 'qpc'),
+    ('sqerr2rts_qp_in', 'qpc', 'qpc'),
+    ('create_dct_in', 'dct_context_entry', 'dctc'),
 ]
 
 # Enumerator values the shim copies; searched for in these headers.
@@ -119,7 +142,13 @@ CONSTANTS = ['MLX5_REG_PFCC', 'MLX5_REG_PPCNT',
              'MLX5_PER_PRIORITY_COUNTERS_GROUP',
              'MLX5_CMD_OP_QUERY_CONG_STATUS', 'MLX5_CMD_OP_QUERY_CONG_PARAMS',
              'MLX5_CMD_OP_MODIFY_CONG_PARAMS',
-             'MLX5_CMD_OP_QUERY_CONG_STATISTICS']
+             'MLX5_CMD_OP_QUERY_CONG_STATISTICS',
+             'MLX5_CMD_OP_CREATE_QP', 'MLX5_CMD_OP_DESTROY_QP',
+             'MLX5_CMD_OP_RST2INIT_QP', 'MLX5_CMD_OP_INIT2RTR_QP',
+             'MLX5_CMD_OP_RTR2RTS_QP', 'MLX5_CMD_OP_RTS2RTS_QP',
+             'MLX5_CMD_OP_SQERR2RTS_QP', 'MLX5_CMD_OP_2ERR_QP',
+             'MLX5_CMD_OP_2RST_QP', 'MLX5_CMD_OP_CREATE_DCT',
+             'MLX5_CMD_OP_DESTROY_DCT']
 
 # mlx5_ib's DCQCN parameters, for when no kernel source is at hand: a copy
 # of drivers/infiniband/hw/mlx5/cong.c of Linux 6.1 (mlx5_ib_dbg_cc_name[],

@@ -115,6 +115,7 @@ void mlx5_ifc_tests(struct mlx5_t *t);
 void mlx5_port_tests(struct mlx5_t *t);
 void mlx5_cong_tests(struct mlx5_t *t);
 void mlx5_raw_tests(struct mlx5_t *t);
+void mlx5_qp_cmd_tests(struct mlx5_t *t);
 #endif
 
 #endif

@@ -488,5 +488,6 @@ int mlx5_tests(void)
 	mlx5_port_tests(&t);
 	mlx5_cong_tests(&t);
 	mlx5_raw_tests(&t);
+	mlx5_qp_cmd_tests(&t);
 	return t.failed;
 }
