@@ -19,9 +19,7 @@ int follow_rank_cmp(const struct follow_rank *a, const struct follow_rank *b)
 
 bool follow_rank_outranks(const struct follow_rank *a, const struct follow_rank *b)
 {
-	if (a->policy != b->policy)
-		return a->policy < b->policy;
-	return a->busy && !b->busy;
+	return follow_rank_cmp(a, b) < 0;
 }
 
 /*

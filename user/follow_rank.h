@@ -3,9 +3,11 @@
  * Which QP qp counters follow serves first when a device has fewer counter
  * sets than QPs that match: the policy's order (the first policy line
  * first), then QPs whose port shows congestion or retransmissions, then
- * the oldest. A bound QP gives up its set only to a QP that outranks it by
- * policy or by a busy port against a quiet one -- never by age alone, so
- * that equals never take sets from each other.
+ * the oldest (then the lowest QPN): a strict order, so that the QPs bound
+ * are always, a look later, the first that many in it. A bound QP gives up
+ * its set to a waiting QP that comes before it; as the order is total and
+ * new QPs are the youngest, sets move only towards it, never back and
+ * forth.
  */
 #ifndef ROCECTL_FOLLOW_RANK_H
 #define ROCECTL_FOLLOW_RANK_H

@@ -288,7 +288,7 @@ static void write_set_waits(struct prom *p, const struct snapshot *s)
 	const struct set_wait *w;
 	size_t i, j;
 
-	prom_family(p, "rocectl_qp_counter_set_waiting_qps", PROM_GAUGE,
+	prom_family(p, "rocectl_qp_hw_set_waiting_qps", PROM_GAUGE,
 		    "QPs a running qp counters follow waits to give a hardware counter set, per device and why: full (the device has none left) or max (the policy's cap).");
 	for (i = 0; i < s->nports; i++) {
 		for (j = 0; j < i && strcmp(s->ports[j].dev, s->ports[i].dev); j++)

@@ -10,7 +10,7 @@
  *
  * When a device has fewer counter sets than QPs that match, QPs are served
  * in follow_rank.h's order (policy, busy port, oldest), and a waiting QP
- * that outranks a bound one by policy or by a busy port takes its set: the
+ * that comes before a bound one in it takes its set: the
  * bound QP's counts are read, its set released, and the counts kept as its
  * history, which qp stats and the exporter add to whatever set it has next
  * (the state file carries them while follow runs). Events that reach the
@@ -485,6 +485,16 @@ static bool bind_one(struct follow *f, const struct fqp *q, size_t policy,
 		f->fatal = EXIT_FAILED;
 		return true;
 	default:
+		/*
+		 * A device that binds QPs refusing one: that QP's moment (it is
+		 * being destroyed, say), not the device's; the next look tries
+		 * it again.
+		 */
+		for (i = 0; i < f->nb; i++)
+			if (f->b[i].dev_index == q->dev_index)
+				return true;
+		if (dev_has_counters(l, q->dev_index))
+			return true;
 		break;
 	}
 	if (!d->refused)
@@ -709,7 +719,8 @@ static bool take_set(struct follow *f, const struct fqp *q, size_t policy, struc
 	}
 	qpc_list_free(&fresh);
 	snprintf(why, sizeof(why), "lqpn %" PRIu32 " outranks it: %s", q->qpn,
-		 policy != f->b[victim].policy ? "an earlier policy" : "its port is busy");
+		 policy != f->b[victim].policy ? "an earlier policy" :
+		 want.busy != worst_r.busy ? "its port is busy" : "it is older");
 	out_open_object(NULL);
 	out_str("event", "%s ", "yield");
 	out_str("ifname", "link %s", f->b[victim].dev);
@@ -742,7 +753,8 @@ static int look(struct follow *f)
 	struct qpc_list l = { 0 };
 	struct fqps qps = { 0 };
 	struct fcand *cand = NULL;
-	size_t i, j, ncand = 0;
+	struct fwait *gone = NULL;
+	size_t i, j, ncand = 0, ngone = 0;
 	struct nl_error e;
 	uint64_t now;
 	struct fdev *d;
@@ -764,25 +776,32 @@ static int look(struct follow *f)
 	if (err)
 		goto out;
 
-	/* Bindings whose QP went (or that someone else undid) are released. */
-	for (i = 0; i < f->nb;) {
-		const struct qpc_counter *c = qpc_find(&l, f->b[i].dev_index, f->b[i].port,
-						       f->b[i].qpn);
-
-		if (!c || c->id != f->b[i].counter)
-			forget(f, i, true);
-		else
-			i++;
-	}
-	hist_prune(f, &qps);
-
 	/* The QPs that want a set, in the order they are served. */
 	cand = calloc(qps.n ? qps.n : 1, sizeof(*cand));
-	if (!cand) {
+	gone = calloc(f->nb ? f->nb : 1, sizeof(*gone));
+	if (!cand || !gone) {
 		pr_err("Error: out of memory.\n");
 		err = EXIT_FAILED;
 		goto out;
 	}
+	/*
+	 * Bindings whose QP went (or that someone else undid) are released.
+	 * Such a QP is not bound again in this look: it may be one the RDMA
+	 * core is destroying, whose counter went first.
+	 */
+	for (i = 0; i < f->nb;) {
+		const struct qpc_counter *c = qpc_find(&l, f->b[i].dev_index, f->b[i].port,
+						       f->b[i].qpn);
+
+		if (!c || c->id != f->b[i].counter) {
+			gone[ngone++] = (struct fwait){ f->b[i].dev_index, f->b[i].port, f->b[i].qpn, NULL };
+			forget(f, i, true);
+		} else {
+			i++;
+		}
+	}
+	hist_prune(f, &qps);
+
 	now = now_ms();
 	for (i = 0; i < f->nports; i++)
 		f->ports[i].busy = now < f->ports[i].busy_until;
@@ -804,6 +823,11 @@ static int look(struct follow *f)
 				port_update(f, fp, now);
 		}
 		if (qpc_find(&l, q->dev_index, 0, q->qpn))
+			continue;
+		for (j = 0; j < ngone; j++)
+			if (gone[j].dev_index == q->dev_index && gone[j].qpn == q->qpn)
+				break;
+		if (j < ngone)
 			continue;
 		cand[ncand++] = (struct fcand){ q, p, { 0 } };
 	}
@@ -857,6 +881,7 @@ static int look(struct follow *f)
 	}
 	err = f->fatal;
 out:
+	free(gone);
 	free(cand);
 	free(qps.q);
 	qpc_list_free(&l);

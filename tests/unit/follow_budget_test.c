@@ -60,9 +60,11 @@ static void rank_tests(void)
 	       !follow_rank_outranks(&pol1_busy, &pol0), "");
 	report("a busy port's QP takes a quiet one's set, same policy",
 	       follow_rank_outranks(&pol1_busy, &pol1_young), "");
-	report("age alone takes no set (equals never trade)",
-	       !follow_rank_outranks(&pol1_old, &pol1_young) && !follow_rank_outranks(&pol1_young, &pol1_old),
+	report("an older QP takes a younger one's set, never the reverse",
+	       follow_rank_outranks(&pol1_old, &pol1_young) && !follow_rank_outranks(&pol1_young, &pol1_old),
 	       "");
+	report("the same age: the lower QPN first, never the reverse",
+	       follow_rank_outranks(&pol1_old, &pol1_tie) && !follow_rank_outranks(&pol1_tie, &pol1_old), "");
 	report("a QP does not outrank itself", !follow_rank_outranks(&pol1_busy, &pol1_busy), "");
 	report("the same QP compares equal", follow_rank_cmp(&pol1_tie, &pol1_tie) == 0, "");
 }
