@@ -55,6 +55,8 @@
 /* A port that showed congestion or retransmissions counts as busy this long. */
 #define FOLLOW_BUSY_MS	60000
 #define FOLLOW_MAX_POLICIES 64
+/* A state file's line at most: a history line names every counter of a set. */
+#define FOLLOW_LINE_MAX	8192
 /* A task's comm is 15 characters; a kernel user's name may be longer. */
 #define FOLLOW_COMM_MAX	63
 
@@ -984,22 +986,33 @@ static bool follow_alive(long pid)
 	return !strcmp(comm, "rocectl\n");
 }
 
-void follow_mark(struct qpc_list *l, const char *path)
+/* A live follow's state file, past its two header lines; NULL: none. */
+static FILE *state_read(const char *path)
 {
-	uint32_t dev, port, qpn, counter;
-	char line[128];
-	long pid = 0;
-	size_t i;
 	FILE *fp = fopen(path ? path : FOLLOW_STATE, "re");
+	char line[64];
+	long pid = 0;
 
 	if (!fp)
-		return;
+		return NULL;
 	if (!fgets(line, sizeof(line), fp) || strcmp(line, "rocectl qp-follow 1\n") ||
 	    !fgets(line, sizeof(line), fp) || sscanf(line, "pid %ld", &pid) != 1 ||
 	    !follow_alive(pid)) {
 		fclose(fp);
-		return;
+		return NULL;
 	}
+	return fp;
+}
+
+void follow_mark(struct qpc_list *l, const char *path)
+{
+	uint32_t dev, port, qpn, counter;
+	char line[FOLLOW_LINE_MAX];
+	size_t i;
+	FILE *fp = state_read(path);
+
+	if (!fp)
+		return;
 	while (fgets(line, sizeof(line), fp)) {
 		int end = 0;
 
@@ -1071,20 +1084,13 @@ static void fold_values(struct qpc_counter *c, char *list)
 void follow_fold(struct qpc_list *l, const char *path)
 {
 	uint32_t dev, port, qpn;
-	char line[4096], why[8];
+	char line[FOLLOW_LINE_MAX], why[8];
 	struct qpc_counter *c;
-	long pid = 0;
 	int end;
-	FILE *fp = fopen(path ? path : FOLLOW_STATE, "re");
+	FILE *fp = state_read(path);
 
 	if (!fp)
 		return;
-	if (!fgets(line, sizeof(line), fp) || strcmp(line, "rocectl qp-follow 1\n") ||
-	    !fgets(line, sizeof(line), fp) || sscanf(line, "pid %ld", &pid) != 1 ||
-	    !follow_alive(pid)) {
-		fclose(fp);
-		return;
-	}
 	while (fgets(line, sizeof(line), fp)) {
 		end = 0;
 		if (sscanf(line, "history %" SCNu32 " %" SCNu32 " %" SCNu32 "%n", &dev, &port, &qpn,

@@ -150,6 +150,9 @@ static void state_tests(void)
 	marks("state: no pid line marks nothing", state, true, "0000");
 	snprintf(state, sizeof(state), "rocectl qp-follow 1\npid %ld\n3 1 x 1\n3 1\n\n3 1 19 4 junk\n3 1 19\n", self);
 	marks("state: malformed lines are skipped", state, true, "0000");
+	snprintf(state, sizeof(state),
+		 "rocectl qp-follow 1\npid %ld\n3 1 16 1\nhistory 3 2 18 out_of_sequence=3\nwait 3 2 18 full\n", self);
+	marks("state: history and wait lines mark nothing", state, true, "1000");
 }
 
 int qp_follow_tests(void)
