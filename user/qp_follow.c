@@ -517,15 +517,6 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void values_free(struct qpc_value *v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i].name);
-	free(v);
-}
-
 /* Add n values to *v (by name): 0, or -ENOMEM with *v as it was. */
 static int values_add(struct qpc_value **v, size_t *nv, const struct qpc_value *add, size_t n)
 {
@@ -577,7 +568,7 @@ static void port_update(struct follow *f, struct fport *p, uint64_t now)
 	if (!rdma_port_stats(&f->rdma, p->dev_index, p->port, &ps, &e)) {
 		if (follow_port_busy(p->last, p->n, ps.hw, ps.nhw))
 			p->busy_until = now + FOLLOW_BUSY_MS;
-		values_free(p->last, p->n);
+		qpc_values_free(p->last, p->n);
 		p->last = ps.hw;	/* the list is the port's now */
 		p->n = ps.nhw;
 		ps.hw = NULL;
@@ -650,7 +641,7 @@ static void hist_prune(struct follow *f, const struct fqps *qps)
 			i++;
 			continue;
 		}
-		values_free(f->h[i].v, f->h[i].n);
+		qpc_values_free(f->h[i].v, f->h[i].n);
 		f->h[i] = f->h[--f->nh];
 		f->state_changed = true;
 	}
@@ -1033,21 +1024,13 @@ void follow_mark(struct qpc_list *l, const char *path)
 /* A QP's entry in l for what follow says of it: its counter, else a new one (id 0). */
 static struct qpc_counter *entry_for(struct qpc_list *l, uint32_t dev, uint32_t port, uint32_t qpn)
 {
-	struct qpc_counter *c = (struct qpc_counter *)qpc_find(l, dev, port, qpn), *grown;
+	struct qpc_counter *c = (struct qpc_counter *)qpc_find(l, dev, port, qpn);
 
 	if (c)
 		return c;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-
-		grown = realloc(l->c, cap * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		l->c = grown;
-		l->cap = cap;
-	}
-	c = &l->c[l->n];
-	memset(c, 0, sizeof(*c));
+	c = qpc_list_slot(l);
+	if (!c)
+		return NULL;
 	c->qpns = malloc(sizeof(*c->qpns));
 	if (!c->qpns)
 		return NULL;
@@ -1301,9 +1284,9 @@ out:
 	for (size_t i = 0; i < FOLLOW_MAX_POLICIES; i++)
 		free(f.lines[i]);
 	for (size_t i = 0; i < f.nh; i++)
-		values_free(f.h[i].v, f.h[i].n);
+		qpc_values_free(f.h[i].v, f.h[i].n);
 	for (size_t i = 0; i < f.nports; i++)
-		values_free(f.ports[i].last, f.ports[i].n);
+		qpc_values_free(f.ports[i].last, f.ports[i].n);
 	free(f.h);
 	free(f.w);
 	free(f.ports);

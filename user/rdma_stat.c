@@ -60,7 +60,7 @@ struct nlmsghdr *qpc_dump_request(struct nl *nl, uint32_t dev_index, uint32_t po
 
 /* --- parsing RDMA_NLDEV_CMD_STAT_GET ------------------------------------- */
 
-static void hw_free(struct qpc_value *hw, size_t n)
+void qpc_values_free(struct qpc_value *hw, size_t n)
 {
 	size_t i;
 
@@ -71,7 +71,7 @@ static void hw_free(struct qpc_value *hw, size_t n)
 
 static void counter_free(struct qpc_counter *c)
 {
-	hw_free(c->hw, c->nhw);
+	qpc_values_free(c->hw, c->nhw);
 	free(c->qpns);
 	memset(c, 0, sizeof(*c));
 }
@@ -183,17 +183,9 @@ static int parse_entry(const struct nlattr *entry, uint32_t dev_index,
 	if (!tb[RDMA_NLDEV_ATTR_STAT_COUNTER_ID] || !tb[RDMA_NLDEV_ATTR_PORT_INDEX])
 		return 0;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 8;
-		struct qpc_counter *grown = realloc(l->c, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		l->c = grown;
-		l->cap = cap;
-	}
-	c = &l->c[l->n];
-	memset(c, 0, sizeof(*c));
+	c = qpc_list_slot(l);
+	if (!c)
+		return -ENOMEM;
 	c->dev_index = dev_index;
 	snprintf(c->ifname, sizeof(c->ifname), "%s", ifname);
 	c->port = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
@@ -257,6 +249,24 @@ int qpc_parse(const struct nlmsghdr *nlh, void *data)
 		}
 	}
 	return MNL_CB_OK;
+}
+
+struct qpc_counter *qpc_list_slot(struct qpc_list *l)
+{
+	struct qpc_counter *grown, *c;
+	size_t cap;
+
+	if (l->n == l->cap) {
+		cap = l->cap ? 2 * l->cap : 8;
+		grown = realloc(l->c, cap * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		l->c = grown;
+		l->cap = cap;
+	}
+	c = &l->c[l->n];
+	memset(c, 0, sizeof(*c));
+	return c;
 }
 
 const struct qpc_counter *qpc_find(const struct qpc_list *l, uint32_t dev_index,
@@ -535,7 +545,7 @@ uint32_t qpc_mode(struct nl *rdma, uint32_t dev_index, uint32_t port)
 
 void rdma_port_stats_free(struct rdma_port_stats *s)
 {
-	hw_free(s->hw, s->nhw);
+	qpc_values_free(s->hw, s->nhw);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -96,6 +96,11 @@ struct qpc_list {
 	size_t n, cap;
 };
 
+/* A list's next entry, zeroed and not yet counted (l->n++ takes it); NULL: no memory. */
+struct qpc_counter *qpc_list_slot(struct qpc_list *l);
+/* Counter values and their names, freed. */
+void qpc_values_free(struct qpc_value *v, size_t n);
+
 /* What bind and unbind name. */
 struct qpc_target {
 	uint32_t dev_index;
