@@ -88,6 +88,18 @@
 #endif
 
 /*
+ * mlx5_core's command entry, where DevX commands pass (mlx5/devx.c): from
+ * 5.18 mlx5_cmd_do(), which mlx5_cmd_exec() calls and mlx5_ib's DevX
+ * handlers call directly; before, mlx5_cmd_exec(). Both take (dev, in,
+ * in_size, out, out_size).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 18, 0)
+#define ROCECTL_MLX5_CMD_FN "mlx5_cmd_do"
+#else
+#define ROCECTL_MLX5_CMD_FN "mlx5_cmd_exec"
+#endif
+
+/*
  * Whether a reference on a QP's resource-tracking entry keeps the QP in
  * memory: since 5.15 the RDMA core allocates QPs and rdma_restrack_del()
  * waits for every reference. Before, it erases a QP's entry and returns,

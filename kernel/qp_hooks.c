@@ -14,6 +14,7 @@
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
 #include <linux/ptrace.h>
+#include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "devices.h"
 #include "probe_floor.h"
@@ -33,7 +34,59 @@ module_param(qp_hook_instances, uint, 0444);
 MODULE_PARM_DESC(qp_hook_instances,
 		 "QP verb calls in progress at once that each QP hook follows (0: max(128, 2 per CPU)); one beyond them is missed, counted and its QPs marked incomplete");
 
+/*
+ * The tasks inside a hooked QP verb now, one slot per probe instance so
+ * that one is always free: a firmware command such a task issues is that
+ * verb's (qp_devx.c). Taken and given back lock-free: entry handlers may
+ * run in NMI context.
+ */
+static struct task_struct **rocectl_verb_tasks;
+static unsigned int rocectl_verb_nslots;
+static atomic_t rocectl_verbs_running = ATOMIC_INIT(0);
+
+static int rocectl_verb_enter(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < rocectl_verb_nslots; i++) {
+		if (!cmpxchg(&rocectl_verb_tasks[i], NULL, current)) {
+			atomic_inc(&rocectl_verbs_running);
+			return i;
+		}
+	}
+	return -1;
+}
+
+static void rocectl_verb_leave(int slot)
+{
+	if (slot < 0)
+		return;
+	atomic_dec(&rocectl_verbs_running);
+	WRITE_ONCE(rocectl_verb_tasks[slot], NULL);
+}
+
+/*
+ * Whether current is inside a hooked QP verb. Cheap when no verb runs,
+ * else a look at each slot: called for QP firmware commands only.
+ */
+bool rocectl_qp_verb_running(void)
+{
+	unsigned int i;
+
+	if (!atomic_read(&rocectl_verbs_running))
+		return false;
+	for (i = 0; i < rocectl_verb_nslots; i++)
+		if (READ_ONCE(rocectl_verb_tasks[i]) == current)
+			return true;
+	return false;
+}
+
+struct rocectl_create_args {
+	int slot;
+};
+
 struct rocectl_modify_args {
+	int slot;
 	struct ib_qp *qp;
 	const struct ib_qp_attr *attr;
 	int mask;
@@ -41,6 +94,7 @@ struct rocectl_modify_args {
 };
 
 struct rocectl_destroy_args {
+	int slot;
 	const struct ib_qp *qp;
 	u32 dev_index;
 	u32 qpn;
@@ -48,12 +102,20 @@ struct rocectl_destroy_args {
 	bool skip;
 };
 
+static int rocectl_create_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	((struct rocectl_create_args *)ri->data)->slot = rocectl_verb_enter();
+	return 0;
+}
+
 /* Before 5.15 unused: no exported function creates user QPs (compat.h). */
 static int __maybe_unused
 rocectl_create_user_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct ib_qp *qp = (struct ib_qp *)regs_return_value(regs);
 
+	rocectl_verb_leave(((struct rocectl_create_args *)ri->data)->slot);
 	if (!IS_ERR_OR_NULL(qp))
 		rocectl_qp_created(qp, NULL, false);
 	rocectl_qp_hooks_check();
@@ -65,6 +127,7 @@ static int rocectl_create_kernel_ret(struct kretprobe_instance *ri,
 {
 	struct ib_qp *qp = (struct ib_qp *)regs_return_value(regs);
 
+	rocectl_verb_leave(((struct rocectl_create_args *)ri->data)->slot);
 	/* create_qp() recorded the kernel user's name for resource tracking. */
 	if (!IS_ERR_OR_NULL(qp))
 		rocectl_qp_created(qp, qp->res.kern_name ?: "kernel", false);
@@ -77,6 +140,7 @@ static int rocectl_modify_entry(struct kretprobe_instance *ri,
 {
 	struct rocectl_modify_args *a = (void *)ri->data;
 
+	a->slot = rocectl_verb_enter();
 	a->qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
 	a->attr = (const struct ib_qp_attr *)regs_get_kernel_argument(regs, 1);
 	a->mask = (int)regs_get_kernel_argument(regs, 2);
@@ -90,6 +154,7 @@ static int rocectl_modify_ret(struct kretprobe_instance *ri,
 {
 	struct rocectl_modify_args *a = (void *)ri->data;
 
+	rocectl_verb_leave(a->slot);
 	if (a->owed)
 		rocectl_qp_stats_owed(a->qp, a->owed);
 	if (!regs_return_value(regs)) {
@@ -111,6 +176,7 @@ static int rocectl_destroy_entry(struct kretprobe_instance *ri,
 	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 
+	a->slot = rocectl_verb_enter();
 	/* The QP is freed by the time we return: note what names it now. */
 	a->skip = qp->real_qp != qp;
 	a->qp = qp;
@@ -131,6 +197,7 @@ static int rocectl_destroy_ret(struct kretprobe_instance *ri,
 {
 	struct rocectl_destroy_args *a = (void *)ri->data;
 
+	rocectl_verb_leave(a->slot);
 	if (!a->skip && !regs_return_value(regs))
 		rocectl_qp_destroyed(a->dev_index, a->qpn, a->qp, a->id);
 	rocectl_qp_hooks_check();
@@ -141,12 +208,16 @@ static struct kretprobe rocectl_qp_probes[] = {
 #if ROCECTL_HOOK_USER_CREATE
 	{
 		.kp.symbol_name = "ib_create_qp_user",
+		.entry_handler = rocectl_create_entry,
 		.handler = rocectl_create_user_ret,
+		.data_size = sizeof(struct rocectl_create_args),
 	},
 #endif
 	{
 		.kp.symbol_name = ROCECTL_CREATE_KERNEL_QP,
+		.entry_handler = rocectl_create_entry,
 		.handler = rocectl_create_kernel_ret,
+		.data_size = sizeof(struct rocectl_create_args),
 	},
 	{
 		.kp.symbol_name = "ib_modify_qp_with_udata",
@@ -237,10 +308,17 @@ int rocectl_qp_hooks_init(void)
 		}
 		rocectl_qp_probe_ptrs[i] = rp;
 	}
+	rocectl_verb_nslots = maxactive * ARRAY_SIZE(rocectl_qp_probes);
+	rocectl_verb_tasks = kcalloc(rocectl_verb_nslots,
+				     sizeof(*rocectl_verb_tasks), GFP_KERNEL);
+	if (!rocectl_verb_tasks)
+		return -ENOMEM;
 	err = register_kretprobes(rocectl_qp_probe_ptrs,
 				  ARRAY_SIZE(rocectl_qp_probe_ptrs));
-	if (err)
+	if (err) {
 		pr_err("cannot hook the RDMA core's QP verbs: %d\n", err);
+		kfree(rocectl_verb_tasks);
+	}
 	return err;
 }
 
@@ -251,6 +329,8 @@ void rocectl_qp_hooks_exit(void)
 	unregister_kretprobes(rocectl_qp_probe_ptrs,
 			      ARRAY_SIZE(rocectl_qp_probe_ptrs));
 	cancel_work_sync(&rocectl_qp_missed_wk);
+	/* Unregistered: no handler runs, no reader (qp_devx.c's users) is left. */
+	kfree(rocectl_verb_tasks);
 	for (i = 0; i < ARRAY_SIZE(rocectl_qp_probes); i++)
 		if (rocectl_qp_probes[i].nmissed)
 			pr_warn("%s: %d calls missed (too many at once)\n",

@@ -9,5 +9,6 @@ int rocectl_qp_hooks_init(void);
 void rocectl_qp_hooks_exit(void);
 u64 rocectl_qp_hooks_missed(void);
 void rocectl_qp_hooks_check(void);
+bool rocectl_qp_verb_running(void);
 
 #endif /* _ROCECTL_QP_HOOKS_H */

@@ -47,6 +47,10 @@ static int rocectl_nl_put_path(struct sk_buff *skb,
 		return -EMSGSIZE;
 	if (!in->has_path)
 		return 0;
+	/* A DevX QP's commands give its DSCP, ECN and priority, no GIDs. */
+	if (in->devx)
+		return nla_put_u8(skb, ROCECTL_A_QP_TCLASS, in->tclass) ||
+		       nla_put_u8(skb, ROCECTL_A_QP_SL, in->sl) ? -EMSGSIZE : 0;
 	if (nla_put(skb, ROCECTL_A_QP_SGID, 16, in->sgid) ||
 	    nla_put(skb, ROCECTL_A_QP_DGID, 16, in->dgid) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_TCLASS, in->tclass) ||
@@ -104,6 +108,10 @@ int rocectl_nl_put_qp(struct sk_buff *skb, u32 dev_index, const char *dev,
 	    nla_put_u8(skb, ROCECTL_A_QP_PREV_STATE, prev_state))
 		return -EMSGSIZE;
 	if (in->incomplete && nla_put_flag(skb, ROCECTL_A_QP_INCOMPLETE))
+		return -EMSGSIZE;
+	if (in->devx &&
+	    (nla_put_flag(skb, ROCECTL_A_QP_DEVX) ||
+	     nla_put_u32(skb, ROCECTL_A_QP_COUNTER_SET, in->counter_set)))
 		return -EMSGSIZE;
 	if ((in->sport_rule &&
 	     nla_put_u16(skb, ROCECTL_A_QP_SPORT_RULE, in->sport_rule)) ||

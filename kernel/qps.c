@@ -15,6 +15,7 @@
 #include "devices.h"
 #include "netlink.h"
 #include "pool.h"
+#include "qp_devx.h"
 #include "qp_errors.h"
 #include "qp_prio.h"
 #include "qp_stats.h"
@@ -105,6 +106,7 @@ err_cache:
 /* After the hooks: nothing takes from the pools any more. */
 void rocectl_qps_exit(void)
 {
+	rocectl_devx_forget(0, true);
 	rocectl_pool_exit(&rocectl_stats_pool);
 	rocectl_pool_exit(&rocectl_qp_pool);
 	rcu_barrier();	/* every entry's RCU free has run */
@@ -130,7 +132,7 @@ static void rocectl_qp_free_rcu(struct rcu_head *rcu)
 	kmem_cache_free(rocectl_qp_cache, e);
 }
 
-static void rocectl_qp_free(struct rocectl_qp *e)
+void rocectl_qp_free(struct rocectl_qp *e)
 {
 	call_rcu(&e->rcu, rocectl_qp_free_rcu);
 }
@@ -142,8 +144,7 @@ static void rocectl_qp_free(struct rocectl_qp *e)
  * reserve when that fails. Taking from the pool first cost more: every
  * take is a refill later, by a work item.
  */
-static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev,
-					   bool from_hook)
+struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, bool from_hook)
 {
 	struct rocectl_qp *e;
 
@@ -159,6 +160,13 @@ static struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev,
 	e->counts = rdev->counts;
 	e->rdev = rdev;
 	return e;
+}
+
+/* An entry never inserted: nobody else can hold it. */
+void rocectl_qp_discard(struct rocectl_qp *e)
+{
+	put_pid(e->owner);
+	kmem_cache_free(rocectl_qp_cache, e);
 }
 
 /*
@@ -471,8 +479,8 @@ static void rocectl_qp_unlink(struct rocectl_qp *e)
 }
 
 /* Insert e; a stale entry under the same QPN (destroyed, not yet seen) goes. */
-static bool rocectl_qp_insert(struct rocectl_dev *rdev, struct rocectl_qp *e,
-			      bool replace)
+bool rocectl_qp_insert(struct rocectl_dev *rdev, struct rocectl_qp *e,
+		       bool replace)
 {
 	struct rocectl_qp *old = NULL;
 	int err = 0;
@@ -524,8 +532,7 @@ void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan)
 	}
 	rocectl_qp_fill_created(e, qp, kern_name);
 	if (!rocectl_qp_insert(rdev, e, !scan)) {
-		put_pid(e->owner);
-		kmem_cache_free(rocectl_qp_cache, e);
+		rocectl_qp_discard(e);
 		goto out;
 	}
 	if (!scan) {
@@ -665,8 +672,8 @@ void rocectl_qp_fail_unclaim(const struct ib_qp *qp)
 }
 
 /* The qp_modify tracepoint, with the QP's priority read only when traced. */
-static void rocectl_qp_trace_modify(struct rocectl_dev *rdev,
-				    const struct rocectl_qp_info *info, u8 prev)
+void rocectl_qp_trace_modify(struct rocectl_dev *rdev,
+			     const struct rocectl_qp_info *info, u8 prev)
 {
 	u8 prio, src;
 	bool known;
@@ -971,4 +978,5 @@ void rocectl_qps_drain(struct rocectl_dev *rdev)
 	}
 	xa_unlock_bh(&rdev->qps);
 	atomic_inc(&rocectl_qps_gen);
+	rocectl_devx_forget(rdev->index, false);
 }

@@ -27,11 +27,13 @@ struct rocectl_qp_info {
 	u8 has_path:1;		/* the fields from RTR on are valid */
 	u8 incomplete:1;	/* a QP verb was missed while it lived */
 	u8 failed:1;		/* recorded as failed (qp_errors.c) until RESET */
+	u8 devx:1;		/* made by DevX commands (qp_devx.c): no ib_qp */
 	u8 tclass;
 	u8 sl;
 	u8 timeout;
-	u8 retry_cnt;
-	u8 rnr_retry;
+	u8 retry_cnt:4;		/* 3 bits in IBA */
+	u8 rnr_retry:4;
+	u8 counter_set;		/* DevX: the context's counter_set_id */
 	/* UDP source port: the kernel's rule for it, the last one sent; 0 unknown */
 	u16 sport_rule;
 	u16 sport_wire;
@@ -99,6 +101,13 @@ static inline unsigned long rocectl_qp_drv_key(const struct ib_qp *qp)
 }
 
 extern atomic_t rocectl_qps_gen;
+struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, bool from_hook);
+void rocectl_qp_discard(struct rocectl_qp *e);
+bool rocectl_qp_insert(struct rocectl_dev *rdev, struct rocectl_qp *e,
+		       bool replace);
+void rocectl_qp_free(struct rocectl_qp *e);
+void rocectl_qp_trace_modify(struct rocectl_dev *rdev,
+			     const struct rocectl_qp_info *info, u8 prev);
 void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan);
 void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 			 int mask);

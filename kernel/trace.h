@@ -2,7 +2,8 @@
 /*
  * Tracepoints of the "rocectl" system, for perf, ftrace and bpftrace:
  *
- *   rocectl:qp_create      dev qpn type pid comm kernel
+ *   rocectl:qp_create      dev qpn type pid comm kernel devx (1: made by
+ *                          DevX firmware commands, qp_devx.c)
  *   rocectl:qp_modify      dev qpn old_state new_state port dest_qpn
  *                          sport (the kernel's rule's UDP source port, 0
  *                          where none) prio prio_src (the priority its
@@ -53,6 +54,7 @@ TRACE_EVENT(qp_create,
 		__field(u32, qpn)
 		__field(u8, type)
 		__field(u8, kernel)
+		__field(u8, devx)
 		__field(pid_t, pid)
 		__array(char, comm, TASK_COMM_LEN)
 	),
@@ -61,12 +63,13 @@ TRACE_EVENT(qp_create,
 		__entry->qpn = qp->qpn;
 		__entry->type = qp->type;
 		__entry->kernel = qp->kernel;
+		__entry->devx = qp->devx;
 		__entry->pid = qp->pid;
 		memcpy(__entry->comm, qp->comm, TASK_COMM_LEN);
 	),
-	TP_printk("dev=%s qpn=%u type=%u pid=%d comm=%s kernel=%u",
+	TP_printk("dev=%s qpn=%u type=%u pid=%d comm=%s kernel=%u devx=%u",
 		  __get_str(dev), __entry->qpn, __entry->type, __entry->pid,
-		  __entry->comm, __entry->kernel)
+		  __entry->comm, __entry->kernel, __entry->devx)
 );
 
 TRACE_EVENT(qp_modify,

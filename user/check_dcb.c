@@ -85,6 +85,7 @@ struct qp_group {
 	char comm[32];
 	unsigned int dscp;
 	unsigned int count;
+	bool devx;		/* made by DevX commands: the RDMA core never saw them */
 };
 
 struct qp_scan {
@@ -101,6 +102,7 @@ static int qps_cb(const struct nlmsghdr *nlh, void *data)
 	struct qp_scan *s = data;
 	unsigned int dscp, i;
 	uint32_t pid;
+	bool devx;
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM] || !tb[ROCECTL_A_QP_TCLASS])
 		return MNL_CB_OK;
@@ -108,9 +110,10 @@ static int qps_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	dscp = mnl_attr_get_u8(tb[ROCECTL_A_QP_TCLASS]) >> 2;
 	pid = tb[ROCECTL_A_QP_PID] ? mnl_attr_get_u32(tb[ROCECTL_A_QP_PID]) : 0;
+	devx = tb[ROCECTL_A_QP_DEVX];
 	s->qps++;
 	for (i = 0; i < s->n; i++)
-		if (s->g[i].pid == pid && s->g[i].dscp == dscp)
+		if (s->g[i].pid == pid && s->g[i].dscp == dscp && s->g[i].devx == devx)
 			break;
 	if (i == s->n) {
 		if (s->n == ARRAY_SIZE(s->g)) {
@@ -120,6 +123,7 @@ static int qps_cb(const struct nlmsghdr *nlh, void *data)
 		memset(&s->g[i], 0, sizeof(s->g[i]));
 		s->g[i].pid = pid;
 		s->g[i].dscp = dscp;
+		s->g[i].devx = devx;
 		if (tb[ROCECTL_A_QP_COMM])
 			snprintf(s->g[i].comm, sizeof(s->g[i].comm), "%s",
 				 mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
@@ -167,7 +171,8 @@ static void check_qps(struct check_ctx *c, struct finding *f)
 			continue;
 		lossy += g->count;
 		if (g->pid)
-			snprintf(who, sizeof(who), "of pid %u (%s)", g->pid, g->comm);
+			snprintf(who, sizeof(who), "%sof pid %u (%s)",
+				 g->devx ? "made with DevX " : "", g->pid, g->comm);
 		else
 			snprintf(who, sizeof(who), "of the kernel (%s)", g->comm);
 		snprintf(fix, sizeof(fix),

@@ -84,6 +84,8 @@ static const enum mnl_attr_data_type rocectl_attr_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_ERROR_COUNT] = MNL_TYPE_U64,
 	[ROCECTL_A_QP_ERROR_OTHER] = MNL_TYPE_FLAG,
 	[ROCECTL_A_QP_ID] = MNL_TYPE_U64,
+	[ROCECTL_A_QP_DEVX] = MNL_TYPE_FLAG,
+	[ROCECTL_A_QP_COUNTER_SET] = MNL_TYPE_U32,
 };
 
 /* enum rocectl_attr: each attribute's name in the spec. */
@@ -163,6 +165,8 @@ static const char *const rocectl_attr_names[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_ERROR_COUNT] = "qp-error-count",
 	[ROCECTL_A_QP_ERROR_OTHER] = "qp-error-other",
 	[ROCECTL_A_QP_ID] = "qp-id",
+	[ROCECTL_A_QP_DEVX] = "qp-devx",
+	[ROCECTL_A_QP_COUNTER_SET] = "qp-counter-set",
 };
 
 /* enum rocectl_port_attr: each attribute's type, by the spec. */

@@ -48,6 +48,7 @@ struct qp_filter {
 	uint32_t qpn, pid, port;
 	unsigned int type, state;
 	bool has_qpn, has_pid, has_port, has_type, has_state;
+	bool devx;		/* "type devx": DevX QPs only, whatever their type */
 	int sort;		/* counter attribute, 0: none */
 	bool watch;
 	unsigned int interval_ms;
@@ -108,6 +109,10 @@ static int parse_filter(struct rocectl *rc, struct qp_filter *f, bool stats)
 		} else if (!strcmp(w, "port")) {
 			err = parse_u32_arg(rc, "port", 255, &f->port);
 			f->has_port = true;
+		} else if (!strcmp(w, "type") && arg_peek(rc) &&
+			   !strcmp(arg_peek(rc), "devx")) {
+			arg_next(rc);
+			f->devx = true;
 		} else if (!strcmp(w, "type")) {
 			err = parse_named_arg(rc, "type", qp_type_names, ARRAY_SIZE(qp_type_names), &f->type);
 			f->has_type = true;
@@ -186,6 +191,8 @@ static int qp_show_cb(const struct nlmsghdr *nlh, void *data)
 	/* Without a device, a QPN is matched here: QPNs are per device. */
 	if (ctx->f->has_qpn && mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]) != ctx->f->qpn)
 		return MNL_CB_OK;
+	if (ctx->f->devx && !tb[ROCECTL_A_QP_DEVX])
+		return MNL_CB_OK;
 	out_open_object(NULL);
 	qp_print_fields(tb, ctx->rc->details);
 	if (ctx->stats)
@@ -244,6 +251,8 @@ static int qp_collect_cb(const struct nlmsghdr *nlh, void *data)
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM] || !tb[ROCECTL_A_DEV_INDEX])
 		return MNL_CB_OK;
 	if (rows->f->has_qpn && mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]) != rows->f->qpn)
+		return MNL_CB_OK;
+	if (rows->f->devx && !tb[ROCECTL_A_QP_DEVX])
 		return MNL_CB_OK;
 	if (rows->n == rows->cap) {
 		size_t cap = rows->cap ? 2 * rows->cap : 64;

@@ -166,6 +166,12 @@ void qp_print_fields(const struct nlattr **tb, bool details)
 		out_str("type", "type %s ", qp_type_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_TYPE])));
 	if (tb[ROCECTL_A_QP_STATE])
 		out_str("state", "state %s ", qp_state_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE])));
+	/* Made by DevX firmware commands: what they said is all there is. */
+	if (tb[ROCECTL_A_QP_DEVX])
+		out_bool("devx", "devx ", true);
+	if (tb[ROCECTL_A_QP_COUNTER_SET])
+		out_uint("counter_set", "counter-set %" PRIu64 " ",
+			 mnl_attr_get_u32(tb[ROCECTL_A_QP_COUNTER_SET]));
 	if (tb[ROCECTL_A_QP_PREV_STATE])
 		out_str("prev_state", "prev_state %s ",
 			qp_state_name(mnl_attr_get_u8(tb[ROCECTL_A_QP_PREV_STATE])));

@@ -20,6 +20,7 @@
 #include <rocectl_version.h>
 #include "../backend.h"
 #include "cong.h"
+#include "devx.h"
 #include "port.h"
 
 struct rm5_priv {
@@ -182,12 +183,20 @@ static struct rocectl_backend rm5_backend = {
 
 static int __init rm5_init(void)
 {
-	return rocectl_backend_register(&rm5_backend);
+	int err = rm5_devx_init();
+
+	if (err)
+		return err;
+	err = rocectl_backend_register(&rm5_backend);
+	if (err)
+		rm5_devx_exit();
+	return err;
 }
 
 static void __exit rm5_exit(void)
 {
 	rocectl_backend_unregister(&rm5_backend);
+	rm5_devx_exit();
 }
 
 module_init(rm5_init);

@@ -73,6 +73,26 @@ static int qp_create(struct rm5_qp_cmd *c, const void *in, size_t len)
 	return 0;
 }
 
+bool rm5_qp_cmd_opcode(u16 opcode)
+{
+	switch (opcode) {
+	case MLX5_CMD_OP_CREATE_QP:
+	case MLX5_CMD_OP_RST2INIT_QP:
+	case MLX5_CMD_OP_INIT2RTR_QP:
+	case MLX5_CMD_OP_RTR2RTS_QP:
+	case MLX5_CMD_OP_RTS2RTS_QP:
+	case MLX5_CMD_OP_SQERR2RTS_QP:
+	case MLX5_CMD_OP_2ERR_QP:
+	case MLX5_CMD_OP_2RST_QP:
+	case MLX5_CMD_OP_DESTROY_QP:
+	case MLX5_CMD_OP_CREATE_DCT:
+	case MLX5_CMD_OP_DESTROY_DCT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int rm5_qp_cmd_in(const void *in, int in_size, struct rm5_qp_cmd *c)
 {
 	size_t len = in_size > 0 ? in_size : 0;

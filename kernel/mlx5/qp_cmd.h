@@ -43,6 +43,9 @@ struct rm5_qp_cmd {
 	u8 counter_set_id;
 };
 
+/* Whether opcode is one of the commands rm5_qp_cmd_in() decodes. */
+bool rm5_qp_cmd_opcode(u16 opcode);
+
 /*
  * A command's inbox (in_size bytes): 0 with *c filled, -ENOENT if it is
  * no QP or DCT command rocectl records, -EINVAL if the inbox is shorter

@@ -286,6 +286,40 @@ static const struct file_operations simrdma_qp_event_fops = {
 	.owner = THIS_MODULE,
 };
 
+static int simrdma_devx_show_file(struct seq_file *m, void *v)
+{
+	return simrdma_devx_show(m, m->private);
+}
+
+static int simrdma_devx_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, simrdma_devx_show_file, inode->i_private);
+}
+
+/* DevX-shaped firmware commands (devx.c). */
+static ssize_t simrdma_devx_file_write(struct file *file,
+				       const char __user *ubuf, size_t len,
+				       loff_t *ppos)
+{
+	struct simrdma_dev *sd = ((struct seq_file *)file->private_data)->private;
+	char buf[SIMRDMA_CMD_MAX];
+	int err;
+
+	err = simrdma_read_cmd(ubuf, len, buf);
+	if (err)
+		return err;
+	return simrdma_devx_write(sd, buf, len);
+}
+
+static const struct file_operations simrdma_devx_fops = {
+	.open = simrdma_devx_open,
+	.read = seq_read,
+	.write = simrdma_devx_file_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.owner = THIS_MODULE,
+};
+
 void simrdma_debugfs_dev_add(struct simrdma_dev *sd, const char *name)
 {
 	struct dentry *d;
@@ -297,6 +331,7 @@ void simrdma_debugfs_dev_add(struct simrdma_dev *sd, const char *name)
 	debugfs_create_file("qps", 0600, d, sd, &simrdma_qps_fops);
 	debugfs_create_file("inject", 0200, d, sd, &simrdma_inject_fops);
 	debugfs_create_file("qp_event", 0200, d, sd, &simrdma_qp_event_fops);
+	debugfs_create_file("devx", 0600, d, sd, &simrdma_devx_fops);
 	sd->ddir = d;
 }
 

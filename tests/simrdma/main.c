@@ -37,6 +37,7 @@ static void simrdma_dealloc_driver(struct ib_device *ibdev)
 		dev_put(sd->netdev);
 	sd->netdev = NULL;
 	mutex_unlock(&sd->lock);
+	simrdma_devx_exit(sd);
 	WARN_ON(!xa_empty(&sd->qps));
 	xa_destroy(&sd->qps);
 	xa_destroy(&sd->test_qps);
@@ -138,6 +139,9 @@ int simrdma_dev_new(const char *name, const char *ifname)
 			    ndev->dev_addr);
 	strscpy(sd->ibdev.node_desc, "simrdma", sizeof(sd->ibdev.node_desc));
 	err = ib_device_set_netdev(&sd->ibdev, ndev, SIMRDMA_PORT);
+	if (err)
+		goto err_dealloc;
+	err = simrdma_devx_init(sd, name);
 	if (err)
 		goto err_dealloc;
 	/* Before registering: dealloc_driver, however soon, removes it. */

@@ -88,6 +88,14 @@ struct simrdma_dev {
 	struct xarray test_qps;		/* ib_qp by QPN */
 	bool removing;
 	struct dentry *ddir;
+	/* The simulated DevX firmware (devx.c), under devx_lock. */
+	struct mutex devx_lock;
+	struct device *devx_parent;	/* the ib_device's parent */
+	struct mlx5_core_dev *devx_mdev;
+	struct xarray devx_qps;		/* QPN -> xa_mk_value(create opcode) */
+	u32 devx_last;
+	bool devx_fail;
+	bool devx_verbs;
 };
 
 struct simrdma_qp {
@@ -120,6 +128,15 @@ static inline struct simrdma_qp *to_sqp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct simrdma_qp, ibqp);
 }
+
+/* devx.c */
+struct mlx5_core_dev;
+struct seq_file;
+int simrdma_devx_init(struct simrdma_dev *sd, const char *name);
+void simrdma_devx_exit(struct simrdma_dev *sd);
+ssize_t simrdma_devx_write(struct simrdma_dev *sd, char *buf, size_t len);
+int simrdma_devx_show(struct seq_file *m, struct simrdma_dev *sd);
+void simrdma_devx_verb(struct simrdma_dev *sd, const char *cmd, u32 qpn);
 
 /* verbs.c */
 extern const struct ib_device_ops simrdma_verbs_ops;

@@ -184,6 +184,7 @@ int simrdma_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	mutex_unlock(&sd->lock);
 	if (err)
 		goto err_qpn;
+	simrdma_devx_verb(sd, "create_qp", 0);
 	return 0;
 
 err_qpn:
@@ -191,6 +192,14 @@ err_qpn:
 		ida_free(&sd->qpn_ida, qpn);
 	return err;
 }
+
+/* The firmware command mlx5 moves a QP to each state with (devx.c). */
+static const char * const simrdma_move_cmds[] = {
+	[IB_QPS_RESET] = "2rst", [IB_QPS_INIT] = "rst2init",
+	[IB_QPS_RTR] = "init2rtr", [IB_QPS_RTS] = "rtr2rts",
+	[IB_QPS_SQD] = "rts2sqd", [IB_QPS_SQE] = "2err",
+	[IB_QPS_ERR] = "2err",
+};
 
 static int simrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			     int mask, struct ib_udata *udata)
@@ -230,6 +239,8 @@ static int simrdma_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	sq->state = next;
 out:
 	mutex_unlock(&sd->lock);
+	if (!err && next != cur && next <= IB_QPS_ERR)
+		simrdma_devx_verb(sd, simrdma_move_cmds[next], ibqp->qp_num);
 	return err;
 }
 
@@ -266,6 +277,7 @@ static int simrdma_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mutex_lock(&sd->lock);
 	xa_erase(&sd->qps, ibqp->qp_num);
 	mutex_unlock(&sd->lock);
+	simrdma_devx_verb(sd, "destroy_qp", ibqp->qp_num);
 	if (ibqp->qp_num > 1)
 		ida_free(&sd->qpn_ida, ibqp->qp_num);
 #ifdef SIMRDMA_DRIVER_ALLOCS_QP

@@ -84,6 +84,8 @@ static const struct ainfo top_attrs[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_ERROR_COUNT] = { T_U64 },
 	[ROCECTL_A_QP_ERROR_OTHER] = { T_ANY },
 	[ROCECTL_A_QP_ID] = { T_U64 },
+	[ROCECTL_A_QP_DEVX] = { T_ANY },
+	[ROCECTL_A_QP_COUNTER_SET] = { T_U32 },
 };
 
 static const struct ainfo port_attrs[ROCECTL_A_PORT_MAX + 1] = {

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DevX QPs: the QP and DCT commands of DevX user contexts, seen at
+ * mlx5_core's exported command entry and reported to rocectl.ko's QP
+ * table (qp_devx.c). mlx5_ib passes a DevX context's commands through
+ * unread: the entry is where every one of them passes, on every kernel
+ * (mlx5_cmd_do from 5.18, which mlx5_cmd_exec calls; mlx5_cmd_exec
+ * before), and mlx5_ib's own handlers are static. A kretprobe: the entry
+ * handler keeps the buffers of QP commands that carry a user context's
+ * uid and lets every other command go at once; the return handler decodes
+ * the command and its outbox (qp_cmd.c) once the firmware accepted it.
+ */
+#include <linux/kprobes.h>
+#include <linux/moduleparam.h>
+#include <linux/ptrace.h>
+#include <linux/mlx5/driver.h>
+#include <linux/mlx5/qp.h>
+#include <linux/rocectl.h>
+#include "../qp_devx.h"
+#include "devx.h"
+#include "qp_cmd.h"
+
+static char *devx_cmd_fn = ROCECTL_MLX5_CMD_FN;
+module_param(devx_cmd_fn, charp, 0444);
+MODULE_PARM_DESC(devx_cmd_fn,
+		 "the function whose QP and DCT commands are watched for DevX QPs: mlx5_core's command entry (the default), a test module's, or empty for none");
+
+/* Commands in the firmware at once that the hook follows; more are missed. */
+#define RM5_DEVX_INSTANCES 256
+
+struct rm5_devx_args {
+	struct mlx5_core_dev *dev;
+	const void *in;
+	const void *out;
+	int in_size;
+	int out_size;
+};
+
+/* A user context's QP or DCT command: followed to its return. */
+static int rm5_devx_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rm5_devx_args *a = (void *)ri->data;
+	u16 opcode;
+
+	a->in = (const void *)regs_get_kernel_argument(regs, 1);
+	a->in_size = (int)regs_get_kernel_argument(regs, 2);
+	if (!a->in || a->in_size < MLX5_ST_SZ_BYTES(qp_2err_in) ||
+	    !MLX5_GET(qp_2err_in, a->in, uid))
+		return 1;
+	opcode = MLX5_GET(qp_2err_in, a->in, opcode);
+	if (!rm5_qp_cmd_opcode(opcode))
+		return 1;
+	a->dev = (struct mlx5_core_dev *)regs_get_kernel_argument(regs, 0);
+	a->out = (const void *)regs_get_kernel_argument(regs, 3);
+	a->out_size = (int)regs_get_kernel_argument(regs, 4);
+	return 0;
+}
+
+/* mlx5's service types, as the RDMA core's QP types (DCI: a driver type). */
+static u8 rm5_devx_type(u8 st)
+{
+	switch (st) {
+	case MLX5_QP_ST_RC:
+		return ROCECTL_QPT_RC;
+	case MLX5_QP_ST_UC:
+		return ROCECTL_QPT_UC;
+	case MLX5_QP_ST_UD:
+		return ROCECTL_QPT_UD;
+	default:
+		return ROCECTL_QPT_DRIVER;
+	}
+}
+
+/* A decoded command, as rocectl.ko's QP table takes it. */
+static void rm5_devx_translate(const struct rm5_qp_cmd *m, struct rocectl_devx_cmd *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->qpn = m->qpn;
+	c->has_ctx = m->has_qpc;
+	c->counter_set = m->counter_set_id;
+	c->dest_qpn = m->remote_qpn;
+	if (m->has_path) {
+		c->has_path = true;
+		c->tclass = m->dscp << 2 | m->ecn;
+		c->sl = m->eth_prio;
+		c->sport = m->udp_sport;
+	}
+	switch (m->op) {
+	case RM5_QP_CREATE:
+		c->op = ROCECTL_DEVX_CREATE;
+		c->type = rm5_devx_type(m->st);
+		c->state = RM5_QPS_RESET;
+		break;
+	case RM5_DCT_CREATE:
+		c->op = ROCECTL_DEVX_CREATE_READY;
+		c->type = ROCECTL_QPT_DRIVER;
+		c->state = RM5_QPS_RTR;	/* a target: receives only */
+		break;
+	case RM5_QP_MODIFY:
+		c->op = ROCECTL_DEVX_MOVE;
+		c->state = m->to;
+		break;
+	default:
+		c->op = ROCECTL_DEVX_DESTROY;
+		break;
+	}
+}
+
+static int rm5_devx_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct rm5_devx_args *a = (void *)ri->data;
+	struct rocectl_devx_cmd c;
+	struct rm5_qp_cmd m;
+
+	if (regs_return_value(regs) || !a->dev || !a->out ||
+	    rm5_qp_cmd_in(a->in, a->in_size, &m) ||
+	    rm5_qp_cmd_out(a->out, a->out_size, &m))
+		return 0;
+	rm5_devx_translate(&m, &c);
+	/* mlx5_ib gives its ib_device the PCI function's device as parent. */
+	rocectl_devx_cmd(a->dev->device, &c);
+	return 0;
+}
+
+static struct kretprobe rm5_devx_probe = {
+	.entry_handler = rm5_devx_entry,
+	.handler = rm5_devx_ret,
+	.data_size = sizeof(struct rm5_devx_args),
+	.maxactive = RM5_DEVX_INSTANCES,
+};
+
+static bool rm5_devx_on;
+
+int rm5_devx_init(void)
+{
+	int err;
+
+	if (!devx_cmd_fn || !*devx_cmd_fn)
+		return 0;
+	rm5_devx_probe.kp.symbol_name = devx_cmd_fn;
+	err = register_kretprobe(&rm5_devx_probe);
+	if (err) {
+		pr_err("cannot hook %s for DevX QPs: %d\n", devx_cmd_fn, err);
+		return err;
+	}
+	rm5_devx_on = true;
+	return 0;
+}
+
+void rm5_devx_exit(void)
+{
+	if (!rm5_devx_on)
+		return;
+	unregister_kretprobe(&rm5_devx_probe);
+	if (rm5_devx_probe.nmissed)
+		pr_warn("%s: %d DevX commands missed (more than %d at once)\n",
+			devx_cmd_fn, rm5_devx_probe.nmissed, RM5_DEVX_INSTANCES);
+}

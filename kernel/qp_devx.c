@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DevX QPs: QPs and DC targets a user context makes with the driver's
+ * firmware commands (mlx5's DevX: GPU-initiated networking, UCX), which
+ * never pass through the RDMA core's QP verbs. A backend decodes the
+ * commands (mlx5/devx.c) and reports each here; they become entries of
+ * the QP table with no ib_qp, flagged devx, known only by what the
+ * commands said.
+ *
+ * A command issued inside a QP verb rocectl hooks is that verb's, not a
+ * DevX one (qp_hooks.c marks the tasks inside one): the driver carries
+ * out verbs with the same commands and the same user context's uid.
+ * Before 5.15 no exported function creates user QPs, so the verbs create
+ * is unmarked: a QP created outside a marked verb is then held back until
+ * its first move, and dropped as a verbs QP's if that move comes from a
+ * marked verb (the modify hooks see every verbs QP's first move).
+ */
+#include <linux/hashtable.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include "devices.h"
+#include "netlink.h"
+#include "qp_devx.h"
+#include "qp_hooks.h"
+#include "qps.h"
+#include "trace.h"
+
+/* Before 5.15 (compat.h): QPs created by a command outside a marked verb. */
+struct rocectl_devx_held {
+	struct hlist_node node;
+	u32 dev_index;
+	u32 qpn;
+	u8 type;
+	u8 counter_set;
+	bool has_ctx;
+	pid_t pid;
+	struct pid *owner;
+	char comm[TASK_COMM_LEN];
+	u64 create_time;
+};
+
+/* Bounded: an unseen verbs destroy cannot make it grow without end. */
+#define ROCECTL_DEVX_HELD_MAX 65536
+static DEFINE_HASHTABLE(rocectl_devx_held, 8);
+static DEFINE_SPINLOCK(rocectl_devx_held_lock);
+static unsigned int rocectl_devx_nheld;
+
+static u32 rocectl_devx_key(u32 dev_index, u32 qpn)
+{
+	return dev_index ^ qpn;
+}
+
+/* The held create of (dev_index, qpn), taken out of the table; or NULL. */
+static struct rocectl_devx_held *rocectl_devx_unhold(u32 dev_index, u32 qpn)
+{
+	struct rocectl_devx_held *h;
+
+	if (ROCECTL_HOOK_USER_CREATE || !READ_ONCE(rocectl_devx_nheld))
+		return NULL;
+	spin_lock_bh(&rocectl_devx_held_lock);
+	hash_for_each_possible(rocectl_devx_held, h, node,
+			       rocectl_devx_key(dev_index, qpn)) {
+		if (h->dev_index == dev_index && h->qpn == qpn) {
+			hash_del(&h->node);
+			rocectl_devx_nheld--;
+			spin_unlock_bh(&rocectl_devx_held_lock);
+			return h;
+		}
+	}
+	spin_unlock_bh(&rocectl_devx_held_lock);
+	return NULL;
+}
+
+static void rocectl_devx_held_free(struct rocectl_devx_held *h)
+{
+	if (h) {
+		put_pid(h->owner);
+		kfree(h);
+	}
+}
+
+static void rocectl_devx_hold(struct rocectl_dev *rdev,
+			      const struct rocectl_devx_cmd *c)
+{
+	struct rocectl_devx_held *h;
+
+	rocectl_devx_held_free(rocectl_devx_unhold(rdev->index, c->qpn));
+	h = kzalloc(sizeof(*h), GFP_ATOMIC | __GFP_NOWARN);
+	if (!h)
+		return;
+	h->dev_index = rdev->index;
+	h->qpn = c->qpn;
+	h->type = c->type;
+	h->has_ctx = c->has_ctx;
+	h->counter_set = c->counter_set;
+	h->pid = task_tgid_nr(current);
+	h->owner = get_task_pid(current, PIDTYPE_TGID);
+	strscpy(h->comm, current->comm, sizeof(h->comm));
+	h->create_time = ktime_get_real_ns();
+	spin_lock_bh(&rocectl_devx_held_lock);
+	if (rocectl_devx_nheld < ROCECTL_DEVX_HELD_MAX) {
+		hash_add(rocectl_devx_held, &h->node,
+			 rocectl_devx_key(h->dev_index, h->qpn));
+		rocectl_devx_nheld++;
+		h = NULL;
+	}
+	spin_unlock_bh(&rocectl_devx_held_lock);
+	if (h) {
+		pr_warn_ratelimited("%s: DevX QP %u not tracked: %d creates held\n",
+				    rocectl_dev_name(rdev), c->qpn,
+				    ROCECTL_DEVX_HELD_MAX);
+		rocectl_devx_held_free(h);
+	}
+}
+
+/* The device goes (or the module): its held creates go with it. */
+void rocectl_devx_forget(u32 dev_index, bool all)
+{
+	struct rocectl_devx_held *h;
+	struct hlist_node *tmp;
+	int bkt;
+
+	spin_lock_bh(&rocectl_devx_held_lock);
+	hash_for_each_safe(rocectl_devx_held, bkt, tmp, h, node) {
+		if (all || h->dev_index == dev_index) {
+			hash_del(&h->node);
+			rocectl_devx_nheld--;
+			put_pid(h->owner);
+			kfree(h);
+		}
+	}
+	spin_unlock_bh(&rocectl_devx_held_lock);
+}
+
+/* The device whose parent is parent: under RCU. */
+static struct rocectl_dev *rocectl_devx_dev_rcu(struct device *parent)
+{
+	struct rocectl_dev *rdev;
+	unsigned long index = 0;
+
+	if (!parent)
+		return NULL;
+	while ((rdev = rocectl_dev_next(&index))) {
+		if (rdev->ibdev->dev.parent == parent)
+			return rdev;
+		index++;
+	}
+	return NULL;
+}
+
+/* A new entry: from the create's command, or from its held record. */
+static void rocectl_devx_insert(struct rocectl_dev *rdev,
+				const struct rocectl_devx_cmd *c,
+				struct rocectl_devx_held *h)
+{
+	struct rocectl_qp_info *in;
+	struct rocectl_qp *e;
+
+	e = rocectl_qp_alloc(rdev, true);
+	if (!e) {
+		pr_warn_ratelimited("%s: DevX QP %u not tracked: out of memory\n",
+				    rocectl_dev_name(rdev), c->qpn);
+		return;
+	}
+	e->counts = false;	/* its packets never reach the kernel */
+	in = &e->info;
+	in->qpn = c->qpn;
+	in->devx = 1;
+	in->port = 1;		/* each port of a ConnectX is a function */
+	if (h) {
+		in->type = h->type;
+		in->pid = h->pid;
+		e->owner = h->owner;
+		h->owner = NULL;
+		memcpy(in->comm, h->comm, sizeof(in->comm));
+		in->create_time = h->create_time;
+		in->counter_set = h->counter_set;
+		in->state = IB_QPS_RESET;
+	} else {
+		in->type = c->type;
+		in->pid = task_tgid_nr(current);
+		e->owner = get_task_pid(current, PIDTYPE_TGID);
+		strscpy(in->comm, current->comm, sizeof(in->comm));
+		in->create_time = ktime_get_real_ns();
+		in->counter_set = c->counter_set;
+		in->state = c->state;
+		/* A DC target's create carries its path. */
+		if (c->has_path) {
+			in->has_path = 1;
+			in->tclass = c->tclass;
+			in->sl = c->sl;
+		}
+	}
+	in->state_time = in->create_time;
+	in->history = 0xfff0 | in->state;
+	if (!rocectl_qp_insert(rdev, e, true)) {
+		rocectl_qp_discard(e);
+		return;
+	}
+	trace_qp_create(rocectl_dev_name(rdev), in);
+	rocectl_nl_notify_qp(rdev, in, NULL, ROCECTL_CMD_QP_CREATE_NTF, -1, 0);
+}
+
+/* What a move's command said, applied; the caller holds e->lock. */
+static void rocectl_devx_apply(struct rocectl_qp_info *in,
+			       const struct rocectl_devx_cmd *c)
+{
+	if (c->state != in->state)
+		in->history = in->history << 4 | (c->state & 0xf);
+	in->state = c->state;
+	in->state_time = ktime_get_real_ns();
+	if (c->has_ctx) {
+		in->counter_set = c->counter_set;
+		if (c->dest_qpn)
+			in->dest_qpn = c->dest_qpn;
+	}
+	if (c->has_path) {
+		in->has_path = 1;
+		in->tclass = c->tclass;
+		in->sl = c->sl;
+		in->sport_rule = c->sport;
+	}
+}
+
+static void rocectl_devx_move(struct rocectl_dev *rdev,
+			      const struct rocectl_devx_cmd *c)
+{
+	struct rocectl_qp_info info;
+	struct rocectl_qp *e;
+	u8 prev;
+
+	e = rocectl_qp_find_rcu(rdev, c->qpn);
+	if (!e || !e->info.devx)
+		return;
+	spin_lock_bh(&e->lock);
+	prev = e->info.state;
+	rocectl_devx_apply(&e->info, c);
+	info = e->info;
+	spin_unlock_bh(&e->lock);
+	if (info.state == prev)
+		return;
+	rocectl_qp_trace_modify(rdev, &info, prev);
+	rocectl_nl_notify_qp(rdev, &info, NULL, ROCECTL_CMD_QP_MODIFY_NTF,
+			     prev, 0);
+}
+
+static void rocectl_devx_destroy(struct rocectl_dev *rdev, u32 qpn)
+{
+	struct rocectl_qp *e = rocectl_qp_find_rcu(rdev, qpn);
+
+	if (e && e->info.devx)
+		rocectl_qp_destroyed(rdev->index, qpn, NULL, e->id);
+}
+
+void rocectl_devx_cmd(struct device *parent, const struct rocectl_devx_cmd *c)
+{
+	struct rocectl_devx_held *h;
+	struct rocectl_dev *rdev;
+
+	rcu_read_lock();
+	rdev = rocectl_devx_dev_rcu(parent);
+	if (!rdev)
+		goto out;
+	/* A verb's own command: a held create of its QP was a verbs QP's. */
+	if (rocectl_qp_verb_running()) {
+		rocectl_devx_held_free(rocectl_devx_unhold(rdev->index, c->qpn));
+		goto out;
+	}
+	switch (c->op) {
+	case ROCECTL_DEVX_CREATE:
+		if (ROCECTL_HOOK_USER_CREATE)
+			rocectl_devx_insert(rdev, c, NULL);
+		else
+			rocectl_devx_hold(rdev, c);
+		break;
+	case ROCECTL_DEVX_CREATE_READY:
+		rocectl_devx_insert(rdev, c, NULL);
+		break;
+	case ROCECTL_DEVX_MOVE:
+		h = rocectl_devx_unhold(rdev->index, c->qpn);
+		if (h) {
+			rocectl_devx_insert(rdev, c, h);
+			rocectl_devx_held_free(h);
+		}
+		rocectl_devx_move(rdev, c);
+		break;
+	case ROCECTL_DEVX_DESTROY:
+		rocectl_devx_held_free(rocectl_devx_unhold(rdev->index, c->qpn));
+		rocectl_devx_destroy(rdev, c->qpn);
+		break;
+	}
+out:
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(rocectl_devx_cmd);

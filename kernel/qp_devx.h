@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * QPs the RDMA core never sees (qp_devx.c): made by a driver's DevX user
+ * contexts with firmware commands, which the driver's backend module
+ * decodes and reports here (mlx5/devx.c).
+ */
+#ifndef _ROCECTL_QP_DEVX_H
+#define _ROCECTL_QP_DEVX_H
+
+#include <linux/device.h>
+#include <linux/types.h>
+
+enum rocectl_devx_op {
+	ROCECTL_DEVX_CREATE,	/* a QP, in RESET (mlx5's DCI: INIT) */
+	ROCECTL_DEVX_CREATE_READY, /* a DC target: ready at once */
+	ROCECTL_DEVX_MOVE,
+	ROCECTL_DEVX_DESTROY,
+};
+
+/* What one command said of one QP. */
+struct rocectl_devx_cmd {
+	u8 op;			/* enum rocectl_devx_op */
+	u8 type;		/* create: enum rocectl_qp_type */
+	u8 state;		/* move: IB_QPS_*; create: the state it starts in */
+	bool has_ctx;		/* a context came: counter_set, dest_qpn */
+	bool has_path;		/* ... and a path: sport, tclass, sl */
+	u8 counter_set;
+	u8 tclass;		/* DSCP << 2 | ECN */
+	u8 sl;			/* the Ethernet priority (PCP) */
+	u16 sport;
+	u32 qpn;
+	u32 dest_qpn;
+};
+
+/*
+ * A command a backend saw succeed, issued by current on the device whose
+ * parent is parent. Any context a kretprobe's return handler runs in.
+ */
+void rocectl_devx_cmd(struct device *parent, const struct rocectl_devx_cmd *c);
+
+/* rocectl.ko's own: the held creates of a device, or all, forgotten. */
+void rocectl_devx_forget(u32 dev_index, bool all);
+
+#endif /* _ROCECTL_QP_DEVX_H */
