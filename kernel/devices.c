@@ -62,6 +62,21 @@ struct rocectl_dev *rocectl_dev_by_name(const char *name)
 	return NULL;
 }
 
+/*
+ * The device whose parent is parent (a ConnectX function's PCI device is
+ * mlx5_ib's parent), for the DevX hook: the caller holds rcu_read_lock().
+ */
+struct rocectl_dev *rocectl_dev_by_parent_rcu(const struct device *parent)
+{
+	struct rocectl_dev *rdev;
+	unsigned long index;
+
+	xa_for_each(&rocectl_devs, index, rdev)
+		if (rdev->ibdev->dev.parent == parent)
+			return rdev;
+	return NULL;
+}
+
 /* The first device at or after *index, for dumps that resume. */
 struct rocectl_dev *rocectl_dev_next(unsigned long *index)
 {

@@ -96,5 +96,6 @@ int rocectl_port_query(struct ib_device *ibdev, u32 port,
 struct rocectl_dev *rocectl_dev_lookup_rcu(u32 index);
 struct rocectl_dev *rocectl_dev_by_netdev_rcu(int ifindex);
 struct rocectl_dev *rocectl_dev_by_port_netdev_rcu(int ifindex);
+struct rocectl_dev *rocectl_dev_by_parent_rcu(const struct device *parent);
 
 #endif /* _ROCECTL_DEVICES_H */

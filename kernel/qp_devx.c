@@ -133,22 +133,6 @@ void rocectl_devx_forget(u32 dev_index, bool all)
 	spin_unlock_bh(&rocectl_devx_held_lock);
 }
 
-/* The device whose parent is parent: under RCU. */
-static struct rocectl_dev *rocectl_devx_dev_rcu(struct device *parent)
-{
-	struct rocectl_dev *rdev;
-	unsigned long index = 0;
-
-	if (!parent)
-		return NULL;
-	while ((rdev = rocectl_dev_next(&index))) {
-		if (rdev->ibdev->dev.parent == parent)
-			return rdev;
-		index++;
-	}
-	return NULL;
-}
-
 /* A new entry: from the create's command, or from its held record. */
 static void rocectl_devx_insert(struct rocectl_dev *rdev,
 				const struct rocectl_devx_cmd *c,
@@ -206,10 +190,12 @@ static void rocectl_devx_insert(struct rocectl_dev *rdev,
 static void rocectl_devx_apply(struct rocectl_qp_info *in,
 			       const struct rocectl_devx_cmd *c)
 {
-	if (c->state != in->state)
+	/* The clock only for a new state: RTS2RTS and SQD2RTS are frequent. */
+	if (c->state != in->state) {
 		in->history = in->history << 4 | (c->state & 0xf);
-	in->state = c->state;
-	in->state_time = ktime_get_real_ns();
+		in->state = c->state;
+		in->state_time = ktime_get_real_ns();
+	}
 	if (c->has_ctx) {
 		in->counter_set = c->counter_set;
 		if (c->dest_qpn)
@@ -258,8 +244,10 @@ void rocectl_devx_cmd(struct device *parent, const struct rocectl_devx_cmd *c)
 	struct rocectl_devx_held *h;
 	struct rocectl_dev *rdev;
 
+	if (!parent)
+		return;
 	rcu_read_lock();
-	rdev = rocectl_devx_dev_rcu(parent);
+	rdev = rocectl_dev_by_parent_rcu(parent);
 	if (!rdev)
 		goto out;
 	/* A verb's own command: a held create of its QP was a verbs QP's. */

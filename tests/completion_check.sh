@@ -197,7 +197,8 @@ expect "rocectl dcqcn show dev mlx5_0 " port
 expect "rocectl dcqcn set " dev
 result "keywords of each command"
 
-expect "rocectl qp show type " $TYPES
+expect "rocectl qp show type " $TYPES devx
+expect "rocectl qp counters follow dev mlx5_0 type " $TYPES
 expect "rocectl qp stats type X" XRC_INI XRC_TGT
 expect "rocectl qp show state " $STATES
 expect "rocectl qp show state R" RESET RTR RTS

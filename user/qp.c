@@ -110,7 +110,7 @@ static int parse_filter(struct rocectl *rc, struct qp_filter *f, bool stats)
 			err = parse_u32_arg(rc, "port", 255, &f->port);
 			f->has_port = true;
 		} else if (!strcmp(w, "type") && arg_peek(rc) &&
-			   !strcmp(arg_peek(rc), "devx")) {
+			   !strcasecmp(arg_peek(rc), "devx")) {
 			arg_next(rc);
 			f->devx = true;
 		} else if (!strcmp(w, "type")) {
@@ -232,6 +232,8 @@ struct qp_row {
 	char ifname[ROCECTL_DEV_NAME_MAX + 1];
 	char comm[16];
 	bool has_stats;
+	bool devx;		/* made by DevX commands: no set the RDMA core reads */
+	uint32_t counter_set;
 	uint64_t v[QP_NSTATS];
 	double rate[QP_NSTATS];
 };
@@ -280,6 +282,9 @@ static int qp_collect_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[ROCECTL_A_QP_STATE])
 		r->state = mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE]);
 	r->has_stats = qp_stat_values(tb[ROCECTL_A_QP_STATS], r->v);
+	r->devx = tb[ROCECTL_A_QP_DEVX];
+	if (tb[ROCECTL_A_QP_COUNTER_SET])
+		r->counter_set = mnl_attr_get_u32(tb[ROCECTL_A_QP_COUNTER_SET]);
 	return MNL_CB_OK;
 }
 
@@ -316,7 +321,18 @@ static void print_row(const struct qp_row *r, bool rates, const struct qpc_list 
 	out_str("state", "state %s ", qp_state_name(r->state));
 	out_uint("pid", "pid %" PRIu64 " ", r->pid);
 	out_str("comm", "comm %s ", r->comm);
-	if (!r->has_stats && !hw) {
+	if (r->devx) {
+		char why[160];
+
+		/* Its set was allocated by DevX too: rdma(8) does not list it. */
+		snprintf(why, sizeof(why),
+			 "a DevX QP: its counters are those of its counter set %u, which the RDMA core does not read",
+			 r->counter_set);
+		out_bool("devx", "devx ", true);
+		out_str("counters_source", NULL, "none");
+		out_str("counters_absent", NULL, why);
+		out_text("\n    counters none (not seen by the module; %s) ", why);
+	} else if (!r->has_stats && !hw) {
 		out_str("counters_source", "\n    counters none (not seen by the module) ", "none");
 	} else if (!r->has_stats) {
 		/* Hardware RoCE: its counter set's congestion counters, if any. */
@@ -499,7 +515,7 @@ static int qp_help(struct rocectl *rc)
 	       "       rocectl qp errors [ dev DEV ]\n"
 	       "%s"
 	       "FILTER := [ dev DEV ] [ qpn N ] [ pid PID ] [ port N ] [ type TYPE ] [ state STATE ]\n"
-	       "TYPE := { RC | UC | UD | GSI | SMI | RAW_PACKET | XRC_INI | XRC_TGT | DRIVER }\n"
+	       "TYPE := { RC | UC | UD | GSI | SMI | RAW_PACKET | XRC_INI | XRC_TGT | DRIVER | devx }\n"
 	       "STATE := { RESET | INIT | RTR | RTS | SQD | SQE | ERR }\n"
 	       "COUNTER := { tx_packets | tx_bytes | rx_packets | rx_bytes | rx_ecn_ce | rx_cnp |\n"
 	       "             tx_cnp | rx_becn | rx_nak_seq | tx_nak_seq | rx_rnr_nak | tx_rnr_nak |\n"

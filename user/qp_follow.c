@@ -282,6 +282,9 @@ static int qps_cb(const struct nlmsghdr *nlh, void *data)
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_DEV_INDEX] || !tb[ROCECTL_A_DEV_NAME] ||
 	    !tb[ROCECTL_A_QP_NUM] || !tb[ROCECTL_A_QP_TYPE] || !tb[ROCECTL_A_QP_STATE])
 		return MNL_CB_OK;
+	/* The RDMA core knows no DevX QP: it cannot bind one to a set. */
+	if (tb[ROCECTL_A_QP_DEVX])
+		return MNL_CB_OK;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 64;
 		struct fqp *grown = realloc(l->q, cap * sizeof(*grown));

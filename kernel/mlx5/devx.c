@@ -16,6 +16,7 @@
 #include <linux/mlx5/driver.h>
 #include <linux/mlx5/qp.h>
 #include <linux/rocectl.h>
+#include "../probe_floor.h"
 #include "../qp_devx.h"
 #include "devx.h"
 #include "qp_cmd.h"
@@ -131,6 +132,12 @@ static struct kretprobe rm5_devx_probe = {
 
 static bool rm5_devx_on;
 
+/* The benchmark's probe floor: the probe, handlers that do nothing. */
+static int rm5_devx_floor(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return 0;
+}
+
 int rm5_devx_init(void)
 {
 	int err;
@@ -138,6 +145,10 @@ int rm5_devx_init(void)
 	if (!devx_cmd_fn || !*devx_cmd_fn)
 		return 0;
 	rm5_devx_probe.kp.symbol_name = devx_cmd_fn;
+	if (!ROCECTL_HANDLE_PROBES) {
+		rm5_devx_probe.entry_handler = rm5_devx_floor;
+		rm5_devx_probe.handler = rm5_devx_floor;
+	}
 	err = register_kretprobe(&rm5_devx_probe);
 	if (err) {
 		pr_err("cannot hook %s for DevX QPs: %d\n", devx_cmd_fn, err);

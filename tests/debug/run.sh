@@ -38,7 +38,7 @@ cd "$ROOT" || exit 1
 
 # The lane's scenarios in make check: those that drive the module's kernel
 # paths (netlink, QP tracking, the packet path, the watchdog, unloads,
-# races, injected faults), measured on the debug kernel to fit CI's budget
+# races, injected faults, DevX QPs), measured on the debug kernel to fit CI's budget
 # beside the cold kernel build (tests/README). Left to "full" (make
 # check-debug): watchdog and permissions, about 510 s there, whose kernel
 # paths wd_hold, races, faults and fuzz drive too (the watchdog's state
@@ -60,7 +60,7 @@ cd "$ROOT" || exit 1
 # that is not run is named in the output, never left out silently. faults
 # goes last: a lockdep report turns lockdep off for the rest of the boot,
 # and its injected allocation failures reach the kernel's own error paths.
-DEFAULT_SCENARIOS="devices qps rxe_sender wd_hold fuzz mlx5 races faults"
+DEFAULT_SCENARIOS="devices qps rxe_sender wd_hold fuzz mlx5 devx races faults"
 FULL_SCENARIOS="${DEFAULT_SCENARIOS/ faults/} qp_stress watchdog permissions hw_counters faults"
 all=$(sed -n 's/^SCENARIOS=\${SCENARIOS:-"\(.*\)"}$/\1/p' tests/guest/run.sh)
 if [ "$*" = --list ]; then

@@ -13,11 +13,12 @@
 #     its commands gave them, from its create (Linux 5.15+) or its first
 #     move (before: the verbs create is not hooked there); in monitor's
 #     events and the rocectl:qp_create tracepoint; goes at its destroy;
+#   - qp stats says where its counts are; follow leaves it to its owner;
 #   - a refused command (firmware status) changes nothing;
 #   - check FAILs a DevX QP on a lossy priority, naming its process, and
 #     passes it on the lossless one; a DC target likewise.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 W=$(mktemp -d)
 D=$SRD/srd0
 
@@ -78,6 +79,30 @@ check_match "$(rc qp show dev srd0 type devx)" "lqpn $q rqpn 77 type RC state RT
 grep -q "qp_create: dev=srd0 qpn=$q type=2 pid=$app comm=devxapp kernel=0 devx=1" /sys/kernel/tracing/trace ||
 	fail "tracepoint: $(grep qp_create /sys/kernel/tracing/trace)"
 log_test "a DevX RC QP: owner, state, remote QPN, UDP source port, DSCP/ECN, priority, counter set as its commands said; qp show type devx; tracepoint"
+
+# qp stats: a DevX QP's counts are its set's, which the RDMA core does not
+# read; follow binds the verbs QP beside it and leaves it alone.
+echo "create 1" > "$D/qps" && echo "modify all rts 104" > "$D/qps" || fail "a verbs RC QP"
+v=$(rdma -j resource show qp link srd0 | jq -r '.[] | select(.type == "RC") | .lqpn')
+rc -j qp stats dev srd0 > "$W/st.json" || fail "qp stats"
+check_eq "$(jq -r ".[] | select(.lqpn == $q) | [.devx, .counters_source, .counters_absent] | @tsv" "$W/st.json")" \
+	"$(printf 'true\tnone\ta DevX QP: its counters are those of its counter set 7, which the RDMA core does not read')" \
+	"qp stats: QP $q"
+bound() { rdma -j statistic qp show link srd0/1 | jq -c '[.[] | .lqpn[]?] | sort'; }
+# One set: the older DevX QP would rank first and take the verbs QP's set.
+echo 1 > "$D/counters_max" || fail "counters_max 1"
+"$ROCECTL" -j qp counters follow dev srd0 type RC > "$W/f.json" 2> "$W/f.err" &
+follow=$!
+busywait 20000 eval '[ "$(bound)" = "[$v]" ]' || fail "follow bound $(bound), expected [$v]"
+sleep 3	# more looks
+check_eq "$(bound)" "[$v]" "bound by follow after more looks, as rdma(8) lists them"
+kill "$follow"; wait "$follow"
+check_eq "$(jq -c "select(.lqpn == $q)" "$W/f.json")" "" "follow's events about QP $q"
+check_eq "$(jq -c 'select(.event == "bind") | .lqpn' "$W/f.json" | tr '\n' ' ')" "$v " "follow's binds"
+echo 64 > "$D/counters_max" || fail "counters_max 64"
+rc qp counters unbind dev srd0 qpn "$v" > /dev/null || fail "unbind $v"
+echo "destroy all" > "$D/qps" || fail "destroy the verbs QP"
+log_test "qp stats says where a DevX QP's counts are; follow, one set left, binds the verbs QP beside it once and never gives its set to the older DevX QP"
 
 # A refused command changes nothing.
 devx fail && ! devx 2err "$q" uid=5 || fail "a refused 2err succeeded"

@@ -152,9 +152,12 @@ static int simrdma_devx_do(struct simrdma_dev *sd, const char *cmd, u32 qpn,
 		{ "rst2init", MLX5_CMD_OP_RST2INIT_QP, true, false },
 		{ "init2rtr", MLX5_CMD_OP_INIT2RTR_QP, true, true },
 		{ "rtr2rts", MLX5_CMD_OP_RTR2RTS_QP, true, true },
+		{ "rts2rts", MLX5_CMD_OP_RTS2RTS_QP, true, true },
 		{ "2err", MLX5_CMD_OP_2ERR_QP, false, false },
 		{ "2rst", MLX5_CMD_OP_2RST_QP, false, false },
 		{ "destroy_qp", MLX5_CMD_OP_DESTROY_QP, false, false },
+		/* No QP command: the hook lets it go at its entry. */
+		{ "nop", MLX5_CMD_OP_NOP, false, false },
 	};
 	void *in, *qpc;
 	int i, err, size;
@@ -190,7 +193,7 @@ static int simrdma_devx_do(struct simrdma_dev *sd, const char *cmd, u32 qpn,
 	for (i = 0; i < ARRAY_SIZE(moves) && err == -EINVAL; i++) {
 		if (strcmp(cmd, moves[i].name))
 			continue;
-		/* Every move's inbox starts as 2ERR_QP's: opcode, uid, qpn. */
+		/* Every move's inbox starts as 2ERR_QP's: opcode, uid, qpn (NOP's too). */
 		MLX5_SET(qp_2err_in, in, opcode, moves[i].opcode);
 		MLX5_SET(qp_2err_in, in, uid, a->uid);
 		MLX5_SET(qp_2err_in, in, qpn, qpn);
@@ -226,6 +229,38 @@ void simrdma_devx_verb(struct simrdma_dev *sd, const char *cmd, u32 qpn)
 	simrdma_devx_do(sd, "destroy_qp", last, &a);
 }
 
+/*
+ * "bench N CMD QPN [key=value ...]": the command N times, the time they
+ * took kept for "devx"'s read (bench_ns): what a hook on the command
+ * function adds per command, against the same loop without it.
+ */
+static int simrdma_devx_bench(struct simrdma_dev *sd, char *rest)
+{
+	struct simrdma_devx_args a = { .uid = 1 };
+	char *w, *cmd;
+	u32 n, i, qpn;
+	u64 t0;
+	int err = 0;
+
+	w = strsep(&rest, " ");
+	cmd = strsep(&rest, " ");
+	if (!w || kstrtou32(w, 0, &n) || !n || n > 10000000 || !cmd ||
+	    !strncmp(cmd, "create_", 7) || !strncmp(cmd, "destroy_", 8))
+		return -EINVAL;
+	w = strsep(&rest, " ");
+	if (!w || kstrtou32(w, 0, &qpn))
+		return -EINVAL;
+	if (rest && simrdma_devx_parse(rest, &a))
+		return -EINVAL;
+	t0 = ktime_get_ns();
+	for (i = 0; i < n && !err; i++) {
+		err = simrdma_devx_do(sd, cmd, qpn, &a);
+		cond_resched();
+	}
+	sd->devx_bench_ns = ktime_get_ns() - t0;
+	return err;
+}
+
 /* "CMD [QPN] [key=value ...]", "verbs 0|1", "fail" (the next command). */
 ssize_t simrdma_devx_write(struct simrdma_dev *sd, char *buf, size_t len)
 {
@@ -250,6 +285,8 @@ ssize_t simrdma_devx_write(struct simrdma_dev *sd, char *buf, size_t len)
 		WRITE_ONCE(sd->devx_verbs, on);
 		return len;
 	}
+	if (!strcmp(cmd, "bench"))
+		return simrdma_devx_bench(sd, rest) ?: len;
 	if (strncmp(cmd, "create_", 7)) {
 		char *w = strsep(&rest, " ");
 
@@ -270,6 +307,7 @@ int simrdma_devx_show(struct seq_file *m, struct simrdma_dev *sd)
 
 	mutex_lock(&sd->devx_lock);
 	seq_printf(m, "last %u\n", sd->devx_last);
+	seq_printf(m, "bench_ns %llu\n", sd->devx_bench_ns);
 	xa_for_each(&sd->devx_qps, qpn, v)
 		seq_printf(m, "%lu %s\n", qpn,
 			   xa_to_value(v) == MLX5_CMD_OP_CREATE_DCT ? "dct" : "qp");

@@ -94,6 +94,7 @@ struct simrdma_dev {
 	struct mlx5_core_dev *devx_mdev;
 	struct xarray devx_qps;		/* QPN -> xa_mk_value(create opcode) */
 	u32 devx_last;
+	u64 devx_bench_ns;		/* the last "bench"'s time */
 	bool devx_fail;
 	bool devx_verbs;
 };
