@@ -13,6 +13,7 @@
  */
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
+#include <linux/cache.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -46,12 +47,15 @@ static atomic_t rocectl_verbs_running = ATOMIC_INIT(0);
 
 static int rocectl_verb_enter(void)
 {
-	unsigned int i;
+	/* Each CPU starts at a cache line of its own: no shared first slot. */
+	unsigned int i, j = raw_smp_processor_id() * (L1_CACHE_BYTES /
+						       sizeof(*rocectl_verb_tasks));
 
-	for (i = 0; i < rocectl_verb_nslots; i++) {
-		if (!cmpxchg(&rocectl_verb_tasks[i], NULL, current)) {
+	for (i = 0; i < rocectl_verb_nslots; i++, j++) {
+		j %= rocectl_verb_nslots;
+		if (!cmpxchg(&rocectl_verb_tasks[j], NULL, current)) {
 			atomic_inc(&rocectl_verbs_running);
-			return i;
+			return j;
 		}
 	}
 	return -1;

@@ -116,10 +116,15 @@ check_match "$(printf '%s\n' "$out" | grep '^FAIL trust srd0/1 ')" \
 devx create_dct uid=5 dscp=26 ecn=2 prio=3 cntset=9 || fail "create_dct"
 t=$(last)
 check_eq "$(field "$t" '[.type, .state, .dscp, .counter_set]')" '["DRIVER","RTR",26,9]' "DCT $t"
+devx create_qp uid=5 st=5 cntset=9 || fail "create_qp (DCI)"
+i=$(last)
+devx rst2init "$i" uid=5 cntset=9 || fail "rst2init (DCI)"
+check_eq "$(field "$i" '[.type, .state, .counter_set]')" '["DRIVER","INIT",9]' "DCI $i (mlx5's st 5)"
+devx destroy_qp "$i" uid=5 || fail "destroy_qp (DCI)"
 devx 2err "$q" uid=5 && devx 2rst "$q" uid=5 || fail "2err, 2rst"
 out=$(rc check dev srd0 2>&1)
 check_match "$(printf '%s\n' "$out" | grep '^PASS trust srd0/1 ')" "1 live QP on srd0/1, all on priority 3" "check with the DCT only"
-log_test "check fails a DevX QP on a lossy priority, naming its process; a DevX DC target on the lossless one passes"
+log_test "check fails a DevX QP on a lossy priority, naming its process; a DevX DC target on the lossless one passes; a DCI is a DRIVER QP"
 
 devx destroy_qp "$q" uid=5 && devx destroy_dct "$t" uid=5 || fail "destroy"
 check_eq "$(devx_qps)" "[]" "DevX QPs after their destroys"

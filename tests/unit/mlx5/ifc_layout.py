@@ -239,7 +239,11 @@ class Parser:
                     isinstance(self.peek(1), str) and self.peek(2) == '{'):
                 kind = self.take()
                 name = self.take()
-                self.defs[name] = (kind, self.body())
+                self.opaque = False
+                members = self.body()
+                # A plain C struct (mlx5_ifc_fpga.h's __be32 members in
+                # 5.10): no bit layout; an error only if a layout uses it.
+                self.defs[name] = ('opaque', name) if self.opaque else (kind, members)
                 continue
             # Everything else (enums, prototypes...): skip, tracking braces.
             if t == '{':
@@ -265,9 +269,28 @@ class Parser:
                     typ = ('anon', t, self.body())
                 else:
                     typ = ('ref', t, self.take())
+            elif t == 'DECLARE_FLEX_ARRAY':
+                # DECLARE_FLEX_ARRAY(TYPE, NAME) (6.4 on): TYPE NAME[].
+                self.take('(')
+                k = self.take()
+                typ = 'u8' if k == 'u8' else ('ref', k, self.take())
+                self.take(',')
+                name = self.take()
+                self.take(')')
+                self.take(';')
+                members.append((name, typ, [[]]))
+                continue
+            elif t in ('__be16', '__be32', '__be64'):
+                self.opaque = True
+                typ = 'u8'
             else:
                 raise Error('unexpected member type %r' % t)
-            name = self.take()
+            if self.peek() == '__packed':	# 5.10's plain C structs
+                self.take()
+                self.opaque = True
+            # An unnamed union (6.12's flexible arrays; 5.10's plain C
+            # structs): its members are the struct's own.
+            name = '' if self.peek() == ';' else self.take()
             dims = []
             while self.peek() == '[':
                 self.take('[')
@@ -289,6 +312,8 @@ class Layout:
 
     def lookup(self, kind, name):
         d = self.defs.get(name)
+        if d is not None and d[0] == 'opaque':
+            raise Error('%s %s is no bit layout' % (kind, name))
         if d is None or d[0] != kind:
             raise Error('no %s %s' % (kind, name))
         return d

@@ -26,6 +26,11 @@
 #define cpu_to_be64(x)	((__be64)htobe64(x))
 #define be64_to_cpu(x)	be64toh((__u64)(x))
 
+/* 5.10's mlx5_ifc_fpga.h has plain C structs beside the layouts. */
+#define __packed		__attribute__((packed))
+/* 6.4 on: a flexible array in a union, as the kernel's stddef.h has it. */
+#define DECLARE_FLEX_ARRAY(TYPE, NAME) \
+	struct { struct { } __empty_ ## NAME; TYPE NAME[]; }
 #define BIT(nr)			(1UL << (nr))
 #define BIT_ULL(nr)		(1ULL << (nr))
 #define BUILD_BUG_ON(cond)	((void)sizeof(char[1 - 2 * !!(cond)]))
