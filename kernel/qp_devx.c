@@ -26,18 +26,29 @@
 #include "qps.h"
 #include "trace.h"
 
-/* Before 5.15 (compat.h): QPs created by a command outside a marked verb. */
+/* Who made a DevX QP and when: the create's task, taken at the create. */
+struct rocectl_devx_creator {
+	pid_t pid;
+	struct pid *owner;	/* held; handed on to the entry */
+	char comm[TASK_COMM_LEN];
+	u64 time;
+};
+
+static void rocectl_devx_creator_now(struct rocectl_devx_creator *w)
+{
+	w->pid = task_tgid_nr(current);
+	w->owner = get_task_pid(current, PIDTYPE_TGID);
+	/* Without the task's lock, as the scheduler's tracepoints read it. */
+	strscpy(w->comm, current->comm, sizeof(w->comm));
+	w->time = ktime_get_real_ns();
+}
+
+/* Before 5.15 (compat.h): a create by a command outside a marked verb. */
 struct rocectl_devx_held {
 	struct hlist_node node;
 	u32 dev_index;
-	u32 qpn;
-	u8 type;
-	u8 counter_set;
-	bool has_ctx;
-	pid_t pid;
-	struct pid *owner;
-	char comm[TASK_COMM_LEN];
-	u64 create_time;
+	struct rocectl_devx_cmd create;
+	struct rocectl_devx_creator who;
 };
 
 /* Bounded: an unseen verbs destroy cannot make it grow without end. */
@@ -51,6 +62,14 @@ static u32 rocectl_devx_key(u32 dev_index, u32 qpn)
 	return dev_index ^ qpn;
 }
 
+static void rocectl_devx_held_free(struct rocectl_devx_held *h)
+{
+	if (h) {
+		put_pid(h->who.owner);
+		kfree(h);
+	}
+}
+
 /* The held create of (dev_index, qpn), taken out of the table; or NULL. */
 static struct rocectl_devx_held *rocectl_devx_unhold(u32 dev_index, u32 qpn)
 {
@@ -61,7 +80,7 @@ static struct rocectl_devx_held *rocectl_devx_unhold(u32 dev_index, u32 qpn)
 	spin_lock_bh(&rocectl_devx_held_lock);
 	hash_for_each_possible(rocectl_devx_held, h, node,
 			       rocectl_devx_key(dev_index, qpn)) {
-		if (h->dev_index == dev_index && h->qpn == qpn) {
+		if (h->dev_index == dev_index && h->create.qpn == qpn) {
 			hash_del(&h->node);
 			rocectl_devx_nheld--;
 			spin_unlock_bh(&rocectl_devx_held_lock);
@@ -70,14 +89,6 @@ static struct rocectl_devx_held *rocectl_devx_unhold(u32 dev_index, u32 qpn)
 	}
 	spin_unlock_bh(&rocectl_devx_held_lock);
 	return NULL;
-}
-
-static void rocectl_devx_held_free(struct rocectl_devx_held *h)
-{
-	if (h) {
-		put_pid(h->owner);
-		kfree(h);
-	}
 }
 
 static void rocectl_devx_hold(struct rocectl_dev *rdev,
@@ -90,18 +101,12 @@ static void rocectl_devx_hold(struct rocectl_dev *rdev,
 	if (!h)
 		return;
 	h->dev_index = rdev->index;
-	h->qpn = c->qpn;
-	h->type = c->type;
-	h->has_ctx = c->has_ctx;
-	h->counter_set = c->counter_set;
-	h->pid = task_tgid_nr(current);
-	h->owner = get_task_pid(current, PIDTYPE_TGID);
-	strscpy(h->comm, current->comm, sizeof(h->comm));
-	h->create_time = ktime_get_real_ns();
+	h->create = *c;
+	rocectl_devx_creator_now(&h->who);
 	spin_lock_bh(&rocectl_devx_held_lock);
 	if (rocectl_devx_nheld < ROCECTL_DEVX_HELD_MAX) {
 		hash_add(rocectl_devx_held, &h->node,
-			 rocectl_devx_key(h->dev_index, h->qpn));
+			 rocectl_devx_key(h->dev_index, c->qpn));
 		rocectl_devx_nheld++;
 		h = NULL;
 	}
@@ -126,17 +131,16 @@ void rocectl_devx_forget(u32 dev_index, bool all)
 		if (all || h->dev_index == dev_index) {
 			hash_del(&h->node);
 			rocectl_devx_nheld--;
-			put_pid(h->owner);
-			kfree(h);
+			rocectl_devx_held_free(h);
 		}
 	}
 	spin_unlock_bh(&rocectl_devx_held_lock);
 }
 
-/* A new entry: from the create's command, or from its held record. */
+/* A new entry, as its create's command said; who's owner goes to it. */
 static void rocectl_devx_insert(struct rocectl_dev *rdev,
 				const struct rocectl_devx_cmd *c,
-				struct rocectl_devx_held *h)
+				struct rocectl_devx_creator *who)
 {
 	struct rocectl_qp_info *in;
 	struct rocectl_qp *e;
@@ -148,42 +152,43 @@ static void rocectl_devx_insert(struct rocectl_dev *rdev,
 		return;
 	}
 	e->counts = false;	/* its packets never reach the kernel */
+	e->owner = who->owner;
+	who->owner = NULL;
 	in = &e->info;
 	in->qpn = c->qpn;
 	in->devx = 1;
 	in->port = 1;		/* each port of a ConnectX is a function */
-	if (h) {
-		in->type = h->type;
-		in->pid = h->pid;
-		e->owner = h->owner;
-		h->owner = NULL;
-		memcpy(in->comm, h->comm, sizeof(in->comm));
-		in->create_time = h->create_time;
-		in->counter_set = h->counter_set;
-		in->state = IB_QPS_RESET;
-	} else {
-		in->type = c->type;
-		in->pid = task_tgid_nr(current);
-		e->owner = get_task_pid(current, PIDTYPE_TGID);
-		strscpy(in->comm, current->comm, sizeof(in->comm));
-		in->create_time = ktime_get_real_ns();
-		in->counter_set = c->counter_set;
-		in->state = c->state;
-		/* A DC target's create carries its path. */
-		if (c->has_path) {
-			in->has_path = 1;
-			in->tclass = c->tclass;
-			in->sl = c->sl;
-		}
+	in->type = c->type;
+	in->pid = who->pid;
+	memcpy(in->comm, who->comm, sizeof(in->comm));
+	in->create_time = who->time;
+	in->state_time = who->time;
+	in->state = c->state;
+	in->history = 0xfff0 | c->state;
+	in->counter_set = c->counter_set;
+	/* A DC target's create carries its path. */
+	if (c->has_path) {
+		in->has_path = 1;
+		in->tclass = c->tclass;
+		in->sl = c->sl;
 	}
-	in->state_time = in->create_time;
-	in->history = 0xfff0 | in->state;
 	if (!rocectl_qp_insert(rdev, e, true)) {
 		rocectl_qp_discard(e);
 		return;
 	}
 	trace_qp_create(rocectl_dev_name(rdev), in);
 	rocectl_nl_notify_qp(rdev, in, NULL, ROCECTL_CMD_QP_CREATE_NTF, -1, 0);
+}
+
+/* A create seen now: its entry (its owner's reference with it, or dropped). */
+static void rocectl_devx_insert_now(struct rocectl_dev *rdev,
+				    const struct rocectl_devx_cmd *c)
+{
+	struct rocectl_devx_creator who;
+
+	rocectl_devx_creator_now(&who);
+	rocectl_devx_insert(rdev, c, &who);
+	put_pid(who.owner);
 }
 
 /* What a move's command said, applied; the caller holds e->lock. */
@@ -258,17 +263,17 @@ void rocectl_devx_cmd(struct device *parent, const struct rocectl_devx_cmd *c)
 	switch (c->op) {
 	case ROCECTL_DEVX_CREATE:
 		if (ROCECTL_HOOK_USER_CREATE)
-			rocectl_devx_insert(rdev, c, NULL);
+			rocectl_devx_insert_now(rdev, c);
 		else
 			rocectl_devx_hold(rdev, c);
 		break;
 	case ROCECTL_DEVX_CREATE_READY:
-		rocectl_devx_insert(rdev, c, NULL);
+		rocectl_devx_insert_now(rdev, c);
 		break;
 	case ROCECTL_DEVX_MOVE:
 		h = rocectl_devx_unhold(rdev->index, c->qpn);
 		if (h) {
-			rocectl_devx_insert(rdev, c, h);
+			rocectl_devx_insert(rdev, &h->create, &h->who);
 			rocectl_devx_held_free(h);
 		}
 		rocectl_devx_move(rdev, c);

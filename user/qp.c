@@ -175,6 +175,17 @@ static struct nlmsghdr *qp_request(struct rocectl *rc, const struct qp_filter *f
 	return nlh;
 }
 
+/*
+ * What the kernel does not filter: without a device, the QPN (QPNs are
+ * per device); "type devx". tb has a QPN.
+ */
+static bool qp_filter_keeps(const struct qp_filter *f, const struct nlattr **tb)
+{
+	if (f->has_qpn && mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]) != f->qpn)
+		return false;
+	return !f->devx || tb[ROCECTL_A_QP_DEVX];
+}
+
 struct qp_show_ctx {
 	const struct rocectl *rc;
 	const struct qp_filter *f;
@@ -188,10 +199,7 @@ static int qp_show_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM])
 		return MNL_CB_OK;
-	/* Without a device, a QPN is matched here: QPNs are per device. */
-	if (ctx->f->has_qpn && mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]) != ctx->f->qpn)
-		return MNL_CB_OK;
-	if (ctx->f->devx && !tb[ROCECTL_A_QP_DEVX])
+	if (!qp_filter_keeps(ctx->f, tb))
 		return MNL_CB_OK;
 	out_open_object(NULL);
 	qp_print_fields(tb, ctx->rc->details);
@@ -252,9 +260,7 @@ static int qp_collect_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM] || !tb[ROCECTL_A_DEV_INDEX])
 		return MNL_CB_OK;
-	if (rows->f->has_qpn && mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]) != rows->f->qpn)
-		return MNL_CB_OK;
-	if (rows->f->devx && !tb[ROCECTL_A_QP_DEVX])
+	if (!qp_filter_keeps(rows->f, tb))
 		return MNL_CB_OK;
 	if (rows->n == rows->cap) {
 		size_t cap = rows->cap ? 2 * rows->cap : 64;
@@ -329,9 +335,7 @@ static void print_row(const struct qp_row *r, bool rates, const struct qpc_list 
 			 "a DevX QP: its counters are those of its counter set %u, which the RDMA core does not read",
 			 r->counter_set);
 		out_bool("devx", "devx ", true);
-		out_str("counters_source", NULL, "none");
-		out_str("counters_absent", NULL, why);
-		out_text("\n    counters none (not seen by the module; %s) ", why);
+		qp_hw_cong_print_absent(why, "\n    ");
 	} else if (!r->has_stats && !hw) {
 		out_str("counters_source", "\n    counters none (not seen by the module) ", "none");
 	} else if (!r->has_stats) {

@@ -107,6 +107,13 @@ int qp_hw_cong_enable(struct nl *rdma, uint32_t dev_index, uint32_t port,
 	return err;
 }
 
+void qp_hw_cong_print_absent(const char *why, const char *indent)
+{
+	out_str("counters_source", NULL, "none");
+	out_str("counters_absent", NULL, why);
+	out_text("%scounters none (not seen by the module; %s) ", indent, why);
+}
+
 void qp_hw_cong_print(const struct qpc_counter *c, bool kernel_binds, const char *indent)
 {
 	uint64_t v[QP_NSTATS];
@@ -114,10 +121,7 @@ void qp_hw_cong_print(const struct qpc_counter *c, bool kernel_binds, const char
 	size_t i;
 
 	if (!mask) {
-		out_str("counters_source", NULL, "none");
-		out_str("counters_absent", NULL, qp_hw_cong_absent(c, kernel_binds));
-		out_text("%scounters none (not seen by the module; %s) ", indent,
-			 qp_hw_cong_absent(c, kernel_binds));
+		qp_hw_cong_print_absent(qp_hw_cong_absent(c, kernel_binds), indent);
 		return;
 	}
 	out_str("counters_source", NULL, QP_HW_CONG_SOURCE);

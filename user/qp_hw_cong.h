@@ -62,5 +62,7 @@ int qp_hw_cong_enable(struct nl *rdma, uint32_t dev_index, uint32_t port,
  * "counters_source" "none" with the reason.
  */
 void qp_hw_cong_print(const struct qpc_counter *c, bool kernel_binds, const char *indent);
+/* "counters none" with why: JSON counters_source none and counters_absent. */
+void qp_hw_cong_print_absent(const char *why, const char *indent);
 
 #endif
