@@ -9,7 +9,10 @@
 #                         the DCB NIC, the RDMA device with hardware counters
 #   make test-tools       the tests' programs (qptraffic, nlfuzz)
 #   make style            checkpatch, sparse and -Werror gates
-#   make check            the whole test suite (module, tool, QEMU guest)
+#   make check            the test suite CI runs (module, tool, QEMU guests
+#                         on every kernel series, the debug kernel)
+#   make check-full       make check with every scenario on every lane: run
+#                         it before resolving an issue that touches kernel/
 #   make check-unit       the host-only tier: builds for the default kernel,
 #                         unit tests, style gates; no guest
 #   make check-quick      builds, unit tests, style, one guest boot with the
@@ -90,6 +93,9 @@ spec:
 
 check:
 	tests/run
+
+check-full:
+	tests/run --full
 
 check-unit:
 	tests/run --unit
@@ -195,5 +201,5 @@ clean:
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user simnic test-tools style spec check check-unit check-quick check-debug check-soak check-ofed demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style spec check check-full check-unit check-quick check-debug check-soak check-ofed demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign

@@ -10,6 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${ROCECTL_OUT:-${TMPDIR:-/tmp}}
 RESULTS=$out/results.tap
 : > "$RESULTS"
+: > "$out/times"
 mkdir -p "$out/scenarios"
 
 SCENARIOS=${SCENARIOS:-"install devices qps rxe_sender qp_hooks qp_errors netns blocking qp_counters hw_counters hw_congestion hw_budget qp_sport_hw qp_stress reconcile watchdog wd_hold blast faults fuzz permissions simnic check devx exporter journal qptraffic races mlx5"}
@@ -65,10 +66,13 @@ for s in $SCENARIOS; do
 	[ "$s" = soak ] && limit=$((limit + ${SOAK_SECONDS:-300} + 1800))
 	sc=$out/scenarios/$s.tap
 	: > "$sc"
+	t0=$(date +%s)
 	SCENARIO=$s RESULTS=$sc timeout -k 5 "$limit" bash "$here/$s.sh"
 	code=$?
 	grep -E '^(not )?ok - ' "$sc" >> "$RESULTS"
 	plan_check "$s" "$sc" "$code" "$limit"
+	# The guest's seconds for it (the lanes' budget in tests/README).
+	echo "$s $(( $(date +%s) - t0 ))" >> "$out/times"
 done
 clean_slate
 exit 0
