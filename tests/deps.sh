@@ -49,20 +49,33 @@ KERNELS="linux-headers-6.12.95+deb12-amd64 linux-image-6.12.95+deb12-amd64
 
 QEMU_MIN=1:10.0
 
+# tests/deps.sh debug-kernel: only what the debug lane's kernel build
+# (tests/debug/build-kernel.sh) needs, so that CI (.ci/run) can start that
+# build, most of an hour of one core, before the rest is installed.
+DEBUG_KERNEL_PACKAGES="gcc make libc6-dev linux-source-6.1 xz-utils kmod cpio
+	flex bison bc libelf-dev libssl-dev"
+case ${1:-} in
+"") stage=all ;;
+debug-kernel) stage=debug-kernel PACKAGES=$DEBUG_KERNEL_PACKAGES KERNELS= ;;
+*) echo "usage: tests/deps.sh [debug-kernel]" >&2; exit 2 ;;
+esac
+
 missing=
 qemu=
 for p in $PACKAGES $KERNELS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
-dpkg --compare-versions "$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null)" ge "$QEMU_MIN" ||
-	qemu=qemu-system-x86
 ynl=
-ynl_source_ok || ynl="$YNL_SOURCE=$YNL_SOURCE_VERSION"
 trixie=
-trixie_ready > /dev/null || trixie=$TRIXIE
+if [ $stage = all ]; then
+	dpkg --compare-versions "$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null)" ge "$QEMU_MIN" ||
+		qemu=qemu-system-x86
+	ynl_source_ok || ynl="$YNL_SOURCE=$YNL_SOURCE_VERSION"
+	trixie_ready > /dev/null || trixie=$TRIXIE
+fi
 if [ -z "$missing$qemu$trixie$ynl" ]; then
-	ynl_extract
+	[ $stage = debug-kernel ] || ynl_extract
 	exit 0
 fi
 if [ "$(id -u)" != 0 ]; then
@@ -97,6 +110,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get -o DPkg::Lock::Timeout=120 update -q
 [ -z "$missing" ] ||
 	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends $missing
+[ $stage = all ] || exit 0
 # QEMU in a transaction of its own, with -t: its dependencies that the
 # suite has newer (qemu-system-common, qemu-system-data, seabios, libbrlapi)
 # come from there too, as the pin alone would not allow (apt then finds
