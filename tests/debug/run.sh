@@ -228,7 +228,7 @@ done | waive | sed -E "s|^(not )?ok - |&$tag: |" | tee -a "$RESULTS"
 # The job's own lines are in job.log; guest.log has what vm.sh says (a death).
 grep -E '^# (debug|kmemleak)' "$OUT/guest/job.log" 2> /dev/null
 ran=$(wc -l < "$OUT/guest/times" 2> /dev/null || echo 0)
-[ "$ran" -eq 0 ] || echo "# debug lane: scenario seconds: $(awk '{ printf "%s%s=%s", NR > 1 ? " " : "", $1, $2 }' "$OUT/guest/times")"
+[ "$ran" -eq 0 ] || echo "# debug lane: scenario seconds: $(awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }' "$OUT/guest/times")"
 # 124: the job outran its time limit (the guest's timeout), 125: the guest died.
 [ $code -ne 125 ] && [ $code -ne 124 ] && [ "$ran" -eq "$nsc" ]
 result "guest: the debug kernel booted, ran $ran of $nsc scenarios and the final scan, and powered off" $? \
