@@ -36,10 +36,12 @@ cd "$ROOT" || exit 1
 # shellcheck source=tests/tree.sh
 . tests/tree.sh
 
-# The lane's scenarios in make check: those that drive the module's kernel
-# paths (netlink, QP tracking, the packet path, the watchdog, unloads,
-# races, injected faults, DevX QPs), measured on the debug kernel to fit CI's budget
-# beside the cold kernel build (tests/README). Left to "full" (make
+# The lane's scenarios (its default list, make check-full's): those that
+# drive the module's kernel paths (netlink, QP tracking, the packet path,
+# the watchdog, unloads, races, injected faults, DevX QPs). make check runs
+# a shorter list of them (tests/run's DEBUG_CHECK: QP tracking and its
+# packet path, DevX, the races, injected faults), sized to CI's budget
+# beside the cold kernel build (tests/README, "The tiers"). Left to "full" (make
 # check-debug): watchdog and permissions, about 510 s there, whose kernel
 # paths wd_hold, races, faults and fuzz drive too (the watchdog's state
 # machine, PFC changes and refusals, unloads in a storm; unprivileged
