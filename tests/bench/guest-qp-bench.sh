@@ -9,7 +9,8 @@
 # (PEER_SCRIPT: a bpftrace script counting per-QP packets and CE on the
 # same functions), rocectl not loaded.
 . "$(dirname "$0")/guest-rows.sh"
-REPS=${REPS:-5}
+# Under -icount the rounds repeat each other: 3 of them.
+REPS=${REPS:-$([ -z "${ICOUNT:-}" ] && echo 5 || echo 3)}
 W=$(mktemp -d)
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }

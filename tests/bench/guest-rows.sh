@@ -27,6 +27,9 @@ LAT=ib_write_lat
 # (typical us).
 perftest() {
 	local server what=bandwidth opt="-s 65536 -D 3"
+	# Under -icount a fixed amount of work (64 MiB), not of guest seconds:
+	# a guest second is a billion instructions, tens of host seconds.
+	[ -z "${ICOUNT:-}" ] || opt="-s 65536 -n 1000"
 	case $1 in
 	ib_write_lat) what=latency opt="-n 2000" ;;
 	ib_send_lat) what=latency opt="-n 2000 -e" ;;

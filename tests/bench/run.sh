@@ -5,7 +5,9 @@
 #   tests/bench/run.sh [--icount] [qp] [wd] [profile] [devx]   (default: qp wd)
 # --icount: the guest under QEMU's -icount (BENCH_ICOUNT, default
 # shift=0,sleep=off): its clock counts the instructions it executes, so
-# that a row's ratios do not move with the host's load (README).
+# that a row's ratios do not move with the host's load (README). It
+# leaves the bpftrace peer out (its start, a compile, takes minutes of
+# host time there): BENCH_PEER=1 puts it back.
 set -eu
 icount=
 if [ "${1:-}" = --icount ]; then
@@ -13,6 +15,8 @@ if [ "${1:-}" = --icount ]; then
 	shift
 fi
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+peer=$ROOT/tests/bench/peer-qp-counters.bt
+[ -z "$icount" ] || [ "${BENCH_PEER:-}" = 1 ] || peer=
 cd "$ROOT"
 . tests/kver.sh
 make -s module KVER="$KVER" 2>&1 | grep -v BTF || true
@@ -35,7 +39,7 @@ for b in ${*:-qp wd}; do
 		tests/qemu/vm.sh "$out" env ICOUNT="$icount" ${REPS:+REPS=$REPS} \
 		FLOOR_MODULE="$floor/rocectl.ko" \
 		FLOOR_MLX5="$floor/rocectl_mlx5.ko" \
-		PEER_SCRIPT="$ROOT/tests/bench/peer-qp-counters.bt" \
+		PEER_SCRIPT="$peer" \
 		bash "tests/bench/guest-$b-bench.sh" > /dev/null 2>&1 || true
 	cat "$out/job.log"
 done
