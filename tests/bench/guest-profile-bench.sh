@@ -16,7 +16,7 @@ module_load
 for row in wlat wbw lat rate; do
 	# The rows are functions: perf runs a shell that has them.
 	perf record -F 4999 -a -g -o "$W/p.$row" -- bash -c \
-		"$(declare -f perftest "$row"); $(declare -p QPT); $row" > "$W/out" 2> /dev/null
+		"$(declare -f perftest "$row"); $(declare -p QPT LAT); $row" > "$W/out" 2> /dev/null
 	echo "=== $row: $(tail -n 1 "$W/out")"
 	echo "--- idle"
 	report "$W/p.$row" 'safe_halt|default_idle' --no-children

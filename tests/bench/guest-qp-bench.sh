@@ -9,7 +9,8 @@
 # (PEER_SCRIPT: a bpftrace script counting per-QP packets and CE on the
 # same functions), rocectl not loaded.
 . "$(dirname "$0")/guest-rows.sh"
-REPS=${REPS:-5}
+# Under -icount the rounds repeat each other: 3 of them.
+REPS=${REPS:-$([ -z "${ICOUNT:-}" ] && echo 5 || echo 3)}
 W=$(mktemp -d)
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
@@ -86,10 +87,17 @@ row() {	# name unit measurement
 line "measurement (median of $REPS)" "rocectl on" "probe floor" "bpftrace" "rocectl off" on/off floor/off peer/off on/floor "by round"
 line ---------------------------------------- ---------- ----------- ----------- ----------- ------ --------- -------- -------- ---------
 row "ib_write_bw 64 KiB, loopback" "MB/s" bw
-row "ib_write_lat typical, loopback" "us" lat
+lat_name="ib_write_lat typical"
+[ "$LAT" = ib_write_lat ] || lat_name="$LAT -e typical"
+row "$lat_name, loopback" "us" lat
 row "ib_write_bw 64 KiB, veth wire" "MB/s" wbw
-row "ib_write_lat typical, veth wire" "us" wlat
+row "$lat_name, veth wire" "us" wlat
 row "QP create+INIT+destroy" "QPs/s" rate
+# Under -icount a round repeats the next: each round's figures, so that
+# two boots can be compared round by round.
+[ -z "${ICOUNT:-}" ] || for m in bw lat wbw wlat rate; do
+	for mode in $modes; do echo "# rounds $m $mode: $(tr '\n' ' ' < "$W/$m.$mode")"; done
+done
 
 slab_kb() { awk '/^(Slab|Percpu):/ {s += $2} END {print s}' /proc/meminfo; }
 
@@ -119,6 +127,7 @@ for i in $(seq "$REPS"); do
 	echo $(( (t1 - t0) / 1000000 )) >> "$W/dump.rocectl"
 	echo $(( (t2 - t1) / 1000000 )) >> "$W/dump.rdma"
 done
+[ -z "${ICOUNT:-}" ] || echo "# rounds dump: rocectl $(tr '\n' ' ' < "$W/dump.rocectl")rdma $(tr '\n' ' ' < "$W/dump.rdma")"
 line "dump 10,000 QPs (ms): rocectl/rdma" \
 	"$(median < "$W/dump.rocectl")" - - "$(median < "$W/dump.rdma")" \
 	"$(ratio "$W/dump.rocectl" "$W/dump.rdma")" - - - "$(spread "$W/dump.rocectl" "$W/dump.rdma")"

@@ -14,11 +14,26 @@ two_hosts veth3 192.0.2.3 veth4 192.0.2.4
 rxe_add rxe1 veth3
 rxe_add rxe2 veth4
 
+# The latency rows' tool. Under -icount (ICOUNT, run.sh --icount) the
+# vCPUs take turns on one host thread, and ib_write_lat, whose two sides
+# spin on memory, times the turns (a round trip is a turn: 575 us, rocectl
+# on or off): there it is ib_send_lat -e, each side asleep until its
+# completion, so that a round trip is the path's instructions and wakeups.
+LAT=ib_write_lat
+[ -z "${ICOUNT:-}" ] || LAT=ib_send_lat
+
 # perftest, server on device $2, client on $3 to address $4: $1 is
-# ib_write_bw (MB/s of 64 KiB writes) or ib_write_lat (typical us).
+# ib_write_bw (MB/s of 64 KiB writes), ib_write_lat or ib_send_lat
+# (typical us).
 perftest() {
 	local server what=bandwidth opt="-s 65536 -D 3"
-	[ "$1" = ib_write_lat ] && what=latency opt="-n 2000"
+	# Under -icount a fixed amount of work (64 MiB), not of guest seconds:
+	# a guest second is a billion instructions, tens of host seconds.
+	[ -z "${ICOUNT:-}" ] || opt="-s 65536 -n 1000"
+	case $1 in
+	ib_write_lat) what=latency opt="-n 2000" ;;
+	ib_send_lat) what=latency opt="-n 2000 -e" ;;
+	esac
 	timeout 60 "$1" -d "$2" -x 1 -F $opt --output=$what > /dev/null 2>&1 &
 	server=$!
 	sleep 1
@@ -26,7 +41,7 @@ perftest() {
 	wait $server	# not the peer, which runs in the background too
 }
 bw() { perftest ib_write_bw rxe0 rxe0 192.0.2.1; }
-lat() { perftest ib_write_lat rxe0 rxe0 192.0.2.1; }
+lat() { perftest "$LAT" rxe0 rxe0 192.0.2.1; }
 wbw() { perftest ib_write_bw rxe2 rxe1 192.0.2.4; }
-wlat() { perftest ib_write_lat rxe2 rxe1 192.0.2.4; }
+wlat() { perftest "$LAT" rxe2 rxe1 192.0.2.4; }
 rate() { "$QPT" rate -d rxe0 -n 3000 | jq .per_second; }

@@ -11,6 +11,9 @@
 # VM_MEM (MiB, default 2048). Another kernel than Debian's /boot/vmlinuz-KVER
 # (the debug lane's): ROCECTL_KERNEL=IMAGE ROCECTL_KVER=RELEASE (its modules
 # in /lib/modules/RELEASE); VM_APPEND adds to the kernel command line.
+# VM_ICOUNT=OPTS runs the guest under -icount OPTS (e.g. shift=0,sleep=off:
+# guest time counts instructions, one vCPU thread; tests/bench/run.sh
+# --icount); unset, the vCPUs run in parallel on host time, as always.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 [ -z "${ROCECTL_KVER:-}" ] || KVER=$ROCECTL_KVER
@@ -49,6 +52,7 @@ echo $(( ${VM_TIMEOUT:-1800} - 60 )) > "$out/limit"
 timeout --foreground -k 10 "${VM_TIMEOUT:-1800}" \
 	qemu-system-x86_64 -m "${VM_MEM:-2048}" -smp "${VM_SMP:-2}" -cpu max \
 	-display none -monitor none -nic none -no-reboot \
+	${VM_ICOUNT:+-icount "$VM_ICOUNT"} \
 	-serial "file:$out/console.log" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 quiet panic=-1 log_buf_len=16M ROCECTL_GUEST_INIT=$here/guest-init.sh${VM_APPEND:+ $VM_APPEND}" \
