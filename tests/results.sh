@@ -62,3 +62,19 @@ results_summary() {
 	echo "$((ok - skipped)) passed, $failed failed, $skipped skipped"
 	[ "$failed" -eq 0 ]
 }
+
+# words_minus "A B C" "B": the words of the first list that the second
+# lacks, in order, space-separated (a lane's list against another).
+words_minus() {
+	local w out=
+	for w in $1; do
+		case " $2 " in *" $w "*) ;; *) out="$out $w" ;; esac
+	done
+	echo "${out# }"
+}
+
+# times_line FILE: a runner's "SCENARIO SECONDS ..." lines as one
+# "NAME=SECONDS ..." line.
+times_line() {
+	awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }' "$1"
+}

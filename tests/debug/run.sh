@@ -96,14 +96,11 @@ dCYCLES=${ROCECTL_DEBUG_UNLOAD_CYCLES:-2}
 # about 60 s of this kernel's time with its set-up and checks.
 dRACE=${ROCECTL_DEBUG_RACE_SECONDS:-30}
 
-left=
-for s in $all; do
-	case " $scenarios " in *" $s "*) ;; *) left="$left $s" ;; esac
-done
+left=$(words_minus "$all" "$scenarios")
 # A part of the lane (ROCECTL_DEBUG_TAG: make check runs it in two guests)
 # leaves the others' to them; make check names those it leaves out.
 [ -z "$left" ] || [ -n "${ROCECTL_DEBUG_TAG:-}" ] ||
-	echo "# debug lane: scenarios of tests/guest/run.sh not run on the debug kernel:$left"
+	echo "# debug lane: scenarios of tests/guest/run.sh not run on the debug kernel: $left"
 
 # The prefix of every result line: "debug", or the part's (make check).
 tag=${ROCECTL_DEBUG_TAG:-debug}
@@ -230,7 +227,7 @@ done | waive | sed -E "s|^(not )?ok - |&$tag: |" | tee -a "$RESULTS"
 # The job's own lines are in job.log; guest.log has what vm.sh says (a death).
 grep -E '^# (debug|kmemleak)' "$OUT/guest/job.log" 2> /dev/null
 ran=$(wc -l < "$OUT/guest/times" 2> /dev/null || echo 0)
-[ "$ran" -eq 0 ] || echo "# debug lane: scenario seconds: $(awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }' "$OUT/guest/times")"
+[ "$ran" -eq 0 ] || echo "# debug lane: scenario seconds: $(times_line "$OUT/guest/times")"
 # 124: the job outran its time limit (the guest's timeout), 125: the guest died.
 [ $code -ne 125 ] && [ $code -ne 124 ] && [ "$ran" -eq "$nsc" ]
 result "guest: the debug kernel booted, ran $ran of $nsc scenarios and the final scan, and powered off" $? \
