@@ -656,13 +656,44 @@ bool rocectl_qp_fail_claim(const struct ib_qp *qp, bool driver_move)
 
 	rcu_read_lock();
 	e = rocectl_qp_of_rcu(qp);
+	/*
+	 * A move the driver's error completion announced
+	 * (rocectl_qp_fail_claim_cqe()) is the driver's, even inside the
+	 * modify to ERR the application made on seeing that completion.
+	 */
 	if (e && e->ibqp == qp &&
-	    !(driver_move && test_bit(ROCECTL_QP_MODIFYING_ERR, &e->stats_claim))) {
+	    (!driver_move ||
+	     !test_bit(ROCECTL_QP_MODIFYING_ERR, &e->stats_claim) ||
+	     test_bit(ROCECTL_QP_FAIL_CLAIMED, &e->stats_claim))) {
 		set_bit(ROCECTL_QP_FAIL_CLAIMED, &e->stats_claim);
 		ret = true;
 	}
 	rcu_read_unlock();
 	return ret;
+}
+
+/*
+ * The driver is posting an error completion, not a flush, for the QP
+ * (dev_index, qpn). An RC QP goes to ERR on it (IBA's completion error
+ * rule; soft-RoCE posts it, then moves the QP: rxe_hooks.c), so it is
+ * claimed for the driver before the application can see the completion
+ * and react with a modify to ERR of its own, which then is not taken for
+ * the failure. The driver's move records it. Any context, NMI included
+ * (a breakpoint probe): an RCU lookup and an atomic bit, nothing else.
+ * Other types are left to their move: an error completion of a UD or UC
+ * QP may leave it working.
+ */
+void rocectl_qp_fail_claim_cqe(u32 dev_index, u32 qpn)
+{
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+
+	rcu_read_lock();
+	rdev = rocectl_dev_lookup_rcu(dev_index);
+	e = rdev ? rocectl_qp_find_rcu(rdev, qpn) : NULL;
+	if (e && e->ibqp && READ_ONCE(e->info.type) == IB_QPT_RC)
+		set_bit(ROCECTL_QP_FAIL_CLAIMED, &e->stats_claim);
+	rcu_read_unlock();
 }
 
 /* A claim whose record cannot be made (rocectl_qp_fail_claim()). */

@@ -132,6 +132,7 @@ u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
 void rocectl_qp_stats_owed(struct ib_qp *qp, u64 id);
 void rocectl_qp_modify_done(struct ib_qp *qp);
 bool rocectl_qp_fail_claim(const struct ib_qp *qp, bool driver_move);
+void rocectl_qp_fail_claim_cqe(u32 dev_index, u32 qpn);
 void rocectl_qp_fail_unclaim(const struct ib_qp *qp);
 void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 		       u8 cause);

@@ -18,6 +18,8 @@
 #include <linux/udp.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
+#include <rdma/ib_user_verbs.h>
+#include <rdma/ib_verbs.h>
 #include "bth.h"
 #include "dev_counters.h"
 #include "devices.h"
@@ -158,6 +160,52 @@ static int rocectl_rxe_qp_error_ret(struct kretprobe_instance *ri,
 	return 0;
 }
 
+/*
+ * rdma_rxe's struct rxe_cqe: a completion in the kernel's form or the
+ * user's (rxe_verbs.h, the same from 5.10 to 7.x), chosen by its CQ's
+ * owner.
+ */
+union rocectl_rxe_cqe {
+	struct ib_wc ibwc;
+	struct ib_uverbs_wc uibwc;
+};
+
+/*
+ * rxe_cq_post(struct rxe_cq *cq, struct rxe_cqe *cqe, int solicited):
+ * rdma_rxe posts a completion. Its error completions come before its move
+ * of the QP to ERR (rxe_completer(), rxe_responder()), so that an
+ * application may see one and move the QP to ERR itself first: claimed
+ * here for the driver (rocectl_qp_fail_claim_cqe()). The struct ib_cq
+ * opens struct rxe_cq, as the RDMA core has it for every driver
+ * (INIT_RDMA_OBJ_SIZE); the cqe's two forms keep the status in one place.
+ * May run in NMI context (a breakpoint probe): no lock, no allocation.
+ */
+static int rocectl_rxe_cq_post(struct kprobe *kp, struct pt_regs *regs)
+{
+	const struct ib_cq *cq = (void *)regs_get_kernel_argument(regs, 0);
+	const union rocectl_rxe_cqe *cqe = (void *)regs_get_kernel_argument(regs, 1);
+	u32 qpn;
+
+	BUILD_BUG_ON(offsetof(struct ib_wc, status) !=
+		     offsetof(struct ib_uverbs_wc, status));
+	if (likely(cqe->ibwc.status == IB_WC_SUCCESS ||
+		   cqe->ibwc.status == IB_WC_WR_FLUSH_ERR))
+		return 0;
+	if (cq->uobject)
+		qpn = cqe->uibwc.qp_num;
+	else if (cqe->ibwc.qp)
+		qpn = cqe->ibwc.qp->qp_num;
+	else
+		return 0;
+	rocectl_qp_fail_claim_cqe(cq->device->index, qpn);
+	return 0;
+}
+
+static struct kprobe rocectl_rxe_cq_post_kp = {
+	.symbol_name = "rxe_cq_post",
+	.pre_handler = rocectl_rxe_cq_post,
+};
+
 static struct kretprobe rocectl_rxe_qp_error_rp = {
 	.kp.symbol_name = "rxe_qp_error",
 	.entry_handler = rocectl_rxe_qp_error_entry,
@@ -167,6 +215,7 @@ static struct kretprobe rocectl_rxe_qp_error_rp = {
 };
 
 static bool rocectl_rxe_err_armed;
+static bool rocectl_rxe_cq_armed;
 static bool rocectl_rxe_probe_armed;
 static bool rocectl_rxe_nf_armed;
 
@@ -231,6 +280,14 @@ static void rocectl_rxe_arm(void)
 				err);
 		rocectl_rxe_err_armed = !err;
 	}
+	/* Its claims stand for the move's record: armed only beside that hook. */
+	if (rocectl_rxe_err_armed && !rocectl_rxe_cq_armed) {
+		err = rocectl_rxe_register(&rocectl_rxe_cq_post_kp);
+		if (err && err != -ENOENT && err != -EINVAL)
+			pr_warn("cannot hook soft-RoCE's completions at rxe_cq_post (%d): an RC QP's failure may be recorded as the application's modify to ERR that answered it\n",
+				err);
+		rocectl_rxe_cq_armed = !err;
+	}
 	if (!rocectl_rxe_probe_armed) {
 		err = rocectl_rxe_register(&rocectl_rxe_rcv_kp);
 		if (err == -ENOENT || err == -EINVAL)
@@ -260,6 +317,9 @@ out:
 static void rocectl_rxe_disarm(void)
 {
 	mutex_lock(&rocectl_rxe_lock);
+	if (rocectl_rxe_cq_armed)
+		unregister_kprobe(&rocectl_rxe_cq_post_kp);
+	rocectl_rxe_cq_armed = false;
 	if (rocectl_rxe_err_armed)
 		unregister_kretprobe(&rocectl_rxe_qp_error_rp);
 	rocectl_rxe_err_armed = false;

@@ -13,7 +13,7 @@
 # where the RDMA core passes every QP's events through one function (its
 # wrapper, from 6.12), and is outside the view before.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 11
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 TR=/sys/kernel/tracing
@@ -109,6 +109,22 @@ check_match "$metrics" '^rocectl_qp_errors_total\{device="rxe0",comm="qptraffic"
 check_eq "$(printf '%s\n' "$metrics" | grep -c '^rocectl_qp_errors_total')" 2 "counts: $(printf '%s\n' "$metrics" | grep qp_error)"
 check_match "$metrics" '^rocectl_qp_error_records_overwritten_total 0$' "nothing overwritten"
 log_test "exporter: rocectl_qp_errors_total per device, comm and cause equals the records"
+
+# --- the application answers first: a loaded host's window --------------------------
+# rdma_rxe posts the error completion, then moves the QP to ERR; held there
+# (rxe_stall.ko), the application's own modify to ERR comes in between. The
+# hold keeps its CPU (a softirq before 6.4, a worker after): a poller on
+# each CPU (--every-cpu) answers from the other.
+insmod "$ROOT/tests/simrdma/rxe_stall.ko" stall_ms=300 || fail "load rxe_stall"
+"$QPT" fail -d rxe0 -g 1 --how retry --every-cpu > "$W/stall.json" 2> "$W/stall.err" ||
+	fail "qptraffic fail --how retry --every-cpu: $(cat "$W/stall.err")"
+c=$(jq .qpn "$W/stall.json")
+check_eq "$(jq -c '[.wc_status_code, .second_modify]' "$W/stall.json")" "[12,0]" "completion status, the application's modify to ERR"
+check_eq "$(cat /sys/module/rxe_stall/parameters/stalled)" 1 "error completions held"
+check_match "$(cat /sys/module/rxe_stall/parameters/answered)" "^[1-9]" "modifies while held (the window used)"
+rmmod rxe_stall || fail "unload rxe_stall"
+check_eq "$(records "$c" driver)/$(records "$c" modify)" 1/0 "records of the QP, cause driver/modify"
+log_test "the application's modify to ERR between soft-RoCE's error completion and its own move: one record, cause driver"
 
 # --- a full ring -------------------------------------------------------------------
 module_unload

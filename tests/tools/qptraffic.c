@@ -15,7 +15,7 @@
  *   qptraffic churn -d DEV -t SECONDS [-b BATCH]
  *   qptraffic rate  -d DEV -n COUNT
  *   qptraffic fail  -d DEV [-D DEV2] [-g GIDIDX] --how modify|retry
- *                   [--hold] [-T SECONDS]
+ *                   [--every-cpu] [--hold] [-T SECONDS]
  *
  * Every result is one JSON object on stdout. Exit status: 0 success,
  * 1 runtime failure, 2 bad command line (including an unknown device).
@@ -30,8 +30,11 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,6 +80,7 @@ struct opts {
 	unsigned int timeout;	/* -T: deadline for completions */
 	const char *start_after;	/* pair: connected, wait for this file */
 	const char *how;	/* fail: how the QP fails */
+	bool every_cpu;		/* fail retry: a poller on each CPU */
 	unsigned int retry_cnt;	/* RTS: transport retries (fail retry: 1) */
 	unsigned int ack_timeout;	/* RTS: local ACK timeout exponent */
 };
@@ -156,8 +160,8 @@ static void print_help(FILE *f)
 	      "                       [-T SECONDS]\n"
 	      "       qptraffic churn -d DEV -t SECONDS [-b BATCH]\n"
 	      "       qptraffic rate  -d DEV -n COUNT\n"
-	      "       qptraffic fail  -d DEV [-D DEV2] [-g GIDIDX] --how modify|retry [--hold]\n"
-	      "                       [-T SECONDS]\n"
+	      "       qptraffic fail  -d DEV [-D DEV2] [-g GIDIDX] --how modify|retry [--every-cpu]\n"
+	      "                       [--hold] [-T SECONDS]\n"
 	      "Defaults: -g 1, -n 1 pair, -m 100, -s 1024, --op send, --tos 0, --state rts,\n"
 	      "-b 8, -T 20 (seconds for the whole transfer).\n"
 	      "--hold: keep the QPs until SIGTERM/SIGINT, or EOF on a piped stdin.\n"
@@ -167,7 +171,9 @@ static void print_help(FILE *f)
 	      "fail: one connected pair whose first QP fails: --how modify moves it to ERR,\n"
 	      "--how retry destroys its peer and writes to it with retry_cnt 1 until the\n"
 	      "transport gives up (the completion's status is printed); then one more\n"
-	      "modify to ERR of the failed QP.\n"
+	      "modify to ERR of the failed QP. --every-cpu: one poller per CPU, pinned to it;\n"
+	      "the first to see the completion makes that modify at once (the driver may hold\n"
+	      "the CPU it completes on).\n"
 	      "Exit status: 0 ok, 1 runtime failure, 2 bad command line.\n", f);
 }
 
@@ -1011,6 +1017,85 @@ static int await_wc(struct side *s, unsigned int seconds, struct ibv_wc *wc)
 	return n == 1 ? 0 : -1;
 }
 
+/*
+ * --every-cpu: whichever CPU the driver holds while it completes (a
+ * softirq or a kernel worker that does not yield), a poller pinned to
+ * another sees the completion and answers with the modify to ERR at once.
+ */
+struct poller {
+	pthread_t thread;
+	int cpu;
+	struct side *s;
+	struct ibv_qp *qp;
+	uint64_t deadline;
+};
+
+static atomic_int poll_taken;		/* a poller took the completion */
+static struct ibv_wc poll_wc;		/* its completion, its modify's result */
+static int poll_second;
+
+static void *poll_one_cpu(void *arg)
+{
+	struct ibv_qp_attr err_attr = { .qp_state = IBV_QPS_ERR };
+	struct poller *p = arg;
+	struct ibv_wc wc;
+	cpu_set_t set;
+	int n;
+
+	CPU_ZERO(&set);
+	CPU_SET(p->cpu, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		return NULL;	/* the others poll */
+	while (!atomic_load(&poll_taken) && now_us() < p->deadline) {
+		n = ibv_poll_cq(p->s->cq, 1, &wc);
+		if (n < 0)
+			break;
+		if (n == 1) {
+			if (!atomic_exchange(&poll_taken, 1)) {
+				poll_second = ibv_modify_qp(p->qp, &err_attr, IBV_QP_STATE);
+				poll_wc = wc;
+			}
+			break;
+		}
+		usleep(200);
+	}
+	return NULL;
+}
+
+/* The completion on @s's CQ, and the modify to ERR of @qp, from any CPU. */
+static int await_wc_every_cpu(struct side *s, struct ibv_qp *qp, unsigned int seconds,
+			      struct ibv_wc *wc, int *second)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct poller *p;
+	long i, started = 0;
+
+	if (ncpu < 1)
+		ncpu = 1;
+	p = calloc(ncpu, sizeof(*p));
+	if (!p) {
+		errmsg("out of memory");
+		return -1;
+	}
+	for (i = 0; i < ncpu; i++) {
+		p[i] = (struct poller){ .cpu = i, .s = s, .qp = qp,
+					.deadline = now_us() + (uint64_t)seconds * 1000000 };
+		if (pthread_create(&p[i].thread, NULL, poll_one_cpu, &p[i]))
+			break;
+		started++;
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(p[i].thread, NULL);
+	free(p);
+	if (!atomic_load(&poll_taken)) {
+		errmsg("%s: no completion within %u s (%ld pollers)", s->name, seconds, started);
+		return -1;
+	}
+	*wc = poll_wc;
+	*second = poll_second;
+	return 0;
+}
+
 static int cmd_fail(const struct opts *o)
 {
 	struct traffic t = { .o = o };
@@ -1021,7 +1106,7 @@ static int cmd_fail(const struct opts *o)
 	struct ibv_wc wc = { .status = IBV_WC_SUCCESS };
 	bool retry = !strcmp(o->how, "retry");
 	uint32_t peer = 0;
-	int second, ret = -1;
+	int second = -1, ret = -1;
 	sigset_t set;
 
 	t.a.name = o->dev;
@@ -1067,15 +1152,21 @@ static int cmd_fail(const struct opts *o)
 		};
 		wr.wr.rdma.remote_addr = (uintptr_t)t.b.buf;
 		wr.wr.rdma.rkey = t.b.mr->rkey;
-		if (failed(ibv_post_send(t.pairs->a, &wr, &bad), t.a.name, "ibv_post_send") ||
-		    await_wc(&t.a, o->timeout, &wc))
+		if (failed(ibv_post_send(t.pairs->a, &wr, &bad), t.a.name, "ibv_post_send"))
 			goto out;
+		if (o->every_cpu) {
+			if (await_wc_every_cpu(&t.a, t.pairs->a, o->timeout, &wc, &second))
+				goto out;
+		} else if (await_wc(&t.a, o->timeout, &wc)) {
+			goto out;
+		}
 	} else if (failed(ibv_modify_qp(t.pairs->a, &err_attr, IBV_QP_STATE), t.a.name,
 			  "modify to ERR")) {
 		goto out;
 	}
 	/* What an application does next: a second move to ERR, not a second failure. */
-	second = ibv_modify_qp(t.pairs->a, &err_attr, IBV_QP_STATE);
+	if (!retry || !o->every_cpu)
+		second = ibv_modify_qp(t.pairs->a, &err_attr, IBV_QP_STATE);
 
 	if (o->hold && block_release_signals(&set))
 		goto out;
@@ -1301,7 +1392,8 @@ static int cmd_rate(const struct opts *o)
 
 /* --- command line -------------------------------------------------------------------- */
 
-enum { OPT_OP = 256, OPT_TOS, OPT_HOLD, OPT_FORK_HOLD, OPT_STATE, OPT_START_AFTER, OPT_HOW };
+enum { OPT_OP = 256, OPT_TOS, OPT_HOLD, OPT_FORK_HOLD, OPT_STATE, OPT_START_AFTER, OPT_HOW,
+       OPT_EVERY_CPU };
 
 static const struct option pair_lopts[] = {
 	{ "op", required_argument, NULL, OPT_OP },
@@ -1322,6 +1414,7 @@ static const struct option many_lopts[] = {
 
 static const struct option fail_lopts[] = {
 	{ "how", required_argument, NULL, OPT_HOW },
+	{ "every-cpu", no_argument, NULL, OPT_EVERY_CPU },
 	{ "hold", no_argument, NULL, OPT_HOLD },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -1431,6 +1524,9 @@ int main(int argc, char **argv)
 		case OPT_HOLD:
 			o.hold = true;
 			break;
+		case OPT_EVERY_CPU:
+			o.every_cpu = true;
+			break;
 		case OPT_START_AFTER:
 			o.start_after = optarg;
 			break;
@@ -1467,6 +1563,8 @@ int main(int argc, char **argv)
 		usage_error("%s: -n COUNT is required", cmd->name);
 	if (cmd->run == cmd_fail && !o.how)
 		usage_error("fail: --how modify|retry is required");
+	if (o.every_cpu && strcmp(o.how, "retry"))
+		usage_error("fail: --every-cpu goes with --how retry");
 	if (cmd->run == cmd_churn && !have_t)
 		usage_error("churn: -t SECONDS is required");
 	if (o.hold && o.fork_hold)
