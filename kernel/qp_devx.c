@@ -201,11 +201,10 @@ static void rocectl_devx_apply(struct rocectl_qp_info *in,
 		in->state = c->state;
 		in->state_time = ktime_get_real_ns();
 	}
-	if (c->has_ctx) {
+	if (c->has_counter_set)
 		in->counter_set = c->counter_set;
-		if (c->dest_qpn)
-			in->dest_qpn = c->dest_qpn;
-	}
+	if (c->dest_qpn)
+		in->dest_qpn = c->dest_qpn;
 	if (c->has_path) {
 		in->has_path = 1;
 		in->tclass = c->tclass;

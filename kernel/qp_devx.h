@@ -22,14 +22,14 @@ struct rocectl_devx_cmd {
 	u8 op;			/* enum rocectl_devx_op */
 	u8 type;		/* create: enum rocectl_qp_type */
 	u8 state;		/* move: IB_QPS_*; create: the state it starts in */
-	bool has_ctx;		/* a context came: counter_set, dest_qpn */
-	bool has_path;		/* ... and a path: sport, tclass, sl */
+	bool has_counter_set;	/* the command set counter_set */
+	bool has_path;		/* ... a path: sport, tclass, sl */
 	u8 counter_set;
 	u8 tclass;		/* DSCP << 2 | ECN */
 	u8 sl;			/* the Ethernet priority (PCP) */
 	u16 sport;
 	u32 qpn;
-	u32 dest_qpn;
+	u32 dest_qpn;		/* 0: the command set none */
 };
 
 /*

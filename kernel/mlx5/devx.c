@@ -77,7 +77,7 @@ static void rm5_devx_translate(const struct rm5_qp_cmd *m, struct rocectl_devx_c
 {
 	memset(c, 0, sizeof(*c));
 	c->qpn = m->qpn;
-	c->has_ctx = m->has_qpc;
+	c->has_counter_set = m->has_counter_set;
 	c->counter_set = m->counter_set_id;
 	c->dest_qpn = m->remote_qpn;
 	if (m->has_path) {

@@ -13,6 +13,9 @@
 #define _ROCECTL_MLX5_QP_CMD_H
 
 #include "ifc.h"
+#ifdef __KERNEL__
+#include <linux/mlx5/qp.h>	/* MLX5_QP_OPTPAR_* (the shim's in the unit tests) */
+#endif
 
 enum rm5_qp_op {
 	RM5_QP_CREATE,		/* CREATE_QP: a QP in RESET (or INIT, DCI) */
@@ -34,8 +37,9 @@ struct rm5_qp_cmd {
 	u8 op;			/* enum rm5_qp_op */
 	u8 to;			/* RM5_QP_MODIFY: enum rm5_qp_state */
 	u8 st;			/* the QP's service type (MLX5_QP_ST_*), CREATE_QP */
-	bool has_qpc;		/* a context came with it: the fields below */
-	bool has_path;		/* ... and its primary path (INIT2RTR, RTR2RTS, RTS2RTS, DCT) */
+	bool has_qpc;		/* a context came with it: remote_qpn (0: none) */
+	bool has_counter_set;	/* ... with the QP's counter set: counter_set_id */
+	bool has_path;		/* ... and its primary path: udp_sport to tclass */
 	u32 qpn;		/* modify, destroy: the inbox's; create: the outbox's */
 	u32 remote_qpn;
 	u16 udp_sport;

@@ -18,7 +18,7 @@
 #   - check FAILs a DevX QP on a lossy priority, naming its process, and
 #     passes it on the lossless one; a DC target likewise.
 . "$(dirname "$0")/lib.sh"
-plan 7
+plan 8
 W=$(mktemp -d)
 D=$SRD/srd0
 
@@ -125,6 +125,24 @@ devx 2err "$q" uid=5 && devx 2rst "$q" uid=5 || fail "2err, 2rst"
 out=$(rc check dev srd0 2>&1)
 check_match "$(printf '%s\n' "$out" | grep '^PASS trust srd0/1 ')" "1 live QP on srd0/1, all on priority 3" "check with the DCT only"
 log_test "check fails a DevX QP on a lossy priority, naming its process; a DevX DC target on the lossless one passes; a DCI is a DRIVER QP"
+
+# A move's context counts as the firmware takes it: the path where INIT2RTR
+# requires it, the counter set where RST2INIT starts it, elsewhere only
+# what opt_param_mask names (0x80 the primary path, 0x2000000 the counter
+# set) -- mlx5_ib leaves the rest of its RTR2RTS context at 0.
+devx create_qp uid=5 st=0 cntset=4 || fail "create_qp"
+n=$(last)
+{ devx rst2init "$n" cntset=4 uid=5 &&
+	devx init2rtr "$n" rqpn=78 dscp=26 ecn=2 prio=3 sport=49161 uid=5 &&
+	devx rtr2rts "$n" uid=5; } || fail "rst2init, init2rtr, rtr2rts"
+moved() { field "$n" '[.state, .dscp, .ecn, .sl, .sport, .counter_set]'; }
+check_eq "$(moved)" '["RTS",26,2,3,49161,4]' "QP $n: RTR2RTS, its context 0, no optional bit"
+devx rts2rts "$n" cntset=9 opt=0x2000000 uid=5 || fail "rts2rts"
+check_eq "$(moved)" '["RTS",26,2,3,49161,9]' "QP $n: RTS2RTS naming the counter set"
+devx sqd2rts "$n" dscp=46 ecn=1 prio=5 sport=49162 cntset=2 opt=0x80 uid=5 || fail "sqd2rts"
+check_eq "$(moved)" '["RTS",46,1,5,49162,9]' "QP $n: SQD2RTS naming the primary path"
+devx destroy_qp "$n" uid=5 || fail "destroy_qp $n"
+log_test "a move's path and counter set count only where the firmware takes them: RTR2RTS with none named changes nothing, RTS2RTS the counter set, SQD2RTS the path"
 
 devx destroy_qp "$q" uid=5 && devx destroy_dct "$t" uid=5 || fail "destroy"
 check_eq "$(devx_qps)" "[]" "DevX QPs after their destroys"

@@ -92,14 +92,14 @@ static int simrdma_devx_exec(struct simrdma_dev *sd, void *in, int in_size)
 }
 
 struct simrdma_devx_args {
-	u32 uid, st, cntset, rqpn, dscp, ecn, prio, sport;
+	u32 uid, st, cntset, rqpn, dscp, ecn, prio, sport, opt;
 };
 
 /* "key=value" words after the command; unknown keys are an error. */
 static int simrdma_devx_parse(char *s, struct simrdma_devx_args *a)
 {
 	static const char * const keys[] = {
-		"uid", "st", "cntset", "rqpn", "dscp", "ecn", "prio", "sport",
+		"uid", "st", "cntset", "rqpn", "dscp", "ecn", "prio", "sport", "opt",
 	};
 	u32 *vals = (u32 *)a;
 	char *w, *v;
@@ -153,6 +153,8 @@ static int simrdma_devx_do(struct simrdma_dev *sd, const char *cmd, u32 qpn,
 		{ "init2rtr", MLX5_CMD_OP_INIT2RTR_QP, true, true },
 		{ "rtr2rts", MLX5_CMD_OP_RTR2RTS_QP, true, true },
 		{ "rts2rts", MLX5_CMD_OP_RTS2RTS_QP, true, true },
+		{ "sqd2rts", MLX5_CMD_OP_SQD_RTS_QP, true, true },
+		{ "init2init", MLX5_CMD_OP_INIT2INIT_QP, true, true },
 		{ "2err", MLX5_CMD_OP_2ERR_QP, false, false },
 		{ "2rst", MLX5_CMD_OP_2RST_QP, false, false },
 		{ "destroy_qp", MLX5_CMD_OP_DESTROY_QP, false, false },
@@ -199,7 +201,8 @@ static int simrdma_devx_do(struct simrdma_dev *sd, const char *cmd, u32 qpn,
 		MLX5_SET(qp_2err_in, in, qpn, qpn);
 		size = MLX5_ST_SZ_BYTES(qp_2err_in);
 		if (moves[i].ctx) {
-			/* rst2init_qp_in, init2rtr_qp_in, rtr2rts_qp_in: one layout */
+			/* Every move with a context: INIT2RTR's layout (qp_cmd.c checks it). */
+			MLX5_SET(init2rtr_qp_in, in, opt_param_mask, a->opt);
 			qpc = MLX5_ADDR_OF(init2rtr_qp_in, in, qpc);
 			simrdma_devx_qpc(qpc, a, moves[i].path);
 			size = MLX5_ST_SZ_BYTES(init2rtr_qp_in);

@@ -86,11 +86,13 @@ FIELDS = {
     # The QP and DCT commands (kernel/mlx5/qp_cmd.c).
     'create_qp_in': ['opcode', 'uid', 'qpc'],
     'create_qp_out': ['status', 'qpn'],
-    'rst2init_qp_in': ['opcode', 'uid', 'qpn', 'qpc'],
-    'init2rtr_qp_in': ['opcode', 'uid', 'qpn', 'qpc'],
-    'rtr2rts_qp_in': ['opcode', 'uid', 'qpn', 'qpc'],
-    'rts2rts_qp_in': ['opcode', 'uid', 'qpn', 'qpc'],
-    'sqerr2rts_qp_in': ['opcode', 'uid', 'qpn', 'qpc'],
+    'rst2init_qp_in': ['opcode', 'uid', 'qpn', 'opt_param_mask', 'qpc'],
+    'init2rtr_qp_in': ['opcode', 'uid', 'qpn', 'opt_param_mask', 'qpc'],
+    'rtr2rts_qp_in': ['opcode', 'uid', 'qpn', 'opt_param_mask', 'qpc'],
+    'rts2rts_qp_in': ['opcode', 'uid', 'qpn', 'opt_param_mask', 'qpc'],
+    'sqerr2rts_qp_in': ['opcode', 'uid', 'qpn', 'opt_param_mask', 'qpc'],
+    'sqd2rts_qp_in': ['opcode', 'uid', 'qpn', 'opt_param_mask', 'qpc'],
+    'init2init_qp_in': ['opcode', 'uid', 'qpn', 'opt_param_mask', 'qpc'],
     'qp_2err_in': ['opcode', 'uid', 'qpn'],
     'qp_2rst_in': ['opcode', 'uid', 'qpn'],
     'qp_2err_out': ['status'],
@@ -134,6 +136,8 @@ STRUCT_MEMBER_TYPES = [
     ('rtr2rts_qp_in', 'qpc', 'qpc'),
     ('rts2rts_qp_in', 'qpc', 'qpc'),
     ('sqerr2rts_qp_in', 'qpc', 'qpc'),
+    ('sqd2rts_qp_in', 'qpc', 'qpc'),
+    ('init2init_qp_in', 'qpc', 'qpc'),
     ('create_dct_in', 'dct_context_entry', 'dctc'),
 ]
 
@@ -148,7 +152,9 @@ CONSTANTS = ['MLX5_REG_PFCC', 'MLX5_REG_PPCNT',
              'MLX5_CMD_OP_RTR2RTS_QP', 'MLX5_CMD_OP_RTS2RTS_QP',
              'MLX5_CMD_OP_SQERR2RTS_QP', 'MLX5_CMD_OP_2ERR_QP',
              'MLX5_CMD_OP_2RST_QP', 'MLX5_CMD_OP_CREATE_DCT',
-             'MLX5_CMD_OP_DESTROY_DCT']
+             'MLX5_CMD_OP_DESTROY_DCT', 'MLX5_CMD_OP_SQD_RTS_QP',
+             'MLX5_CMD_OP_INIT2INIT_QP', 'MLX5_QP_OPTPAR_PRIMARY_ADDR_PATH',
+             'MLX5_QP_OPTPAR_COUNTER_SET_ID']
 
 # mlx5_ib's DCQCN parameters, for when no kernel source is at hand: a copy
 # of drivers/infiniband/hw/mlx5/cong.c of Linux 6.1 (mlx5_ib_dbg_cc_name[],
@@ -185,7 +191,7 @@ IB_NODES_FALLBACK = {_RP: 1, _NP: 2}
 # mlx5_lag_query_cong_counters().
 IB_CONG_CNTS_FALLBACK = ['rp_cnp_ignored', 'rp_cnp_handled',
                          'np_ecn_marked_roce_packets', 'np_cnp_sent']
-CONSTANT_FILES = ['driver.h', 'device.h', 'mlx5_ifc.h']
+CONSTANT_FILES = ['driver.h', 'device.h', 'mlx5_ifc.h', 'qp.h']
 
 
 class Error(Exception):
@@ -385,7 +391,8 @@ class Layout:
 
 
 def find_constant(mlx5_dir, name):
-    pat = re.compile(r'\b' + name + r'\s*=\s*(0[xX][0-9a-fA-F]+|\d+)\s*[,}]')
+    pat = re.compile(r'\b' + name +
+                     r'\s*=\s*((?:0[xX][0-9a-fA-F]+|\d+)(?:\s*<<\s*\d+)?)\s*[,}]')
     pat_def = re.compile(r'#\s*define\s+' + name + r'\s+\(?(0[xX][0-9a-fA-F]+|\d+)\)?\s')
     for f in CONSTANT_FILES:
         with open(os.path.join(mlx5_dir, f)) as fh:
@@ -394,7 +401,11 @@ def find_constant(mlx5_dir, name):
         if len(hits) > 1:
             raise Error('%s defined %d times in %s' % (name, len(hits), f))
         if hits:
-            return int(hits[0], 0), f
+            # An enumerator may be written as a shift: 1 << 7.
+            val = 0
+            for i, part in enumerate(re.split(r'\s*<<\s*', hits[0])):
+                val = int(part, 0) if i == 0 else val << int(part, 0)
+            return val, f
     raise Error('%s not found in %s' % (name, ', '.join(CONSTANT_FILES)))
 
 

@@ -22,6 +22,11 @@ static void test_constants(struct mlx5_t *t)
 	if (MLX5_PER_PRIORITY_COUNTERS_GROUP != IFC_MLX5_PER_PRIORITY_COUNTERS_GROUP)
 		fail(t, "MLX5_PER_PRIORITY_COUNTERS_GROUP %#x, headers %#x",
 		     MLX5_PER_PRIORITY_COUNTERS_GROUP, IFC_MLX5_PER_PRIORITY_COUNTERS_GROUP);
+	if (MLX5_QP_OPTPAR_PRIMARY_ADDR_PATH != IFC_MLX5_QP_OPTPAR_PRIMARY_ADDR_PATH ||
+	    MLX5_QP_OPTPAR_COUNTER_SET_ID != IFC_MLX5_QP_OPTPAR_COUNTER_SET_ID)
+		fail(t, "MLX5_QP_OPTPAR_PRIMARY_ADDR_PATH %#x, COUNTER_SET_ID %#x, headers %#x, %#x",
+		     MLX5_QP_OPTPAR_PRIMARY_ADDR_PATH, MLX5_QP_OPTPAR_COUNTER_SET_ID,
+		     IFC_MLX5_QP_OPTPAR_PRIMARY_ADDR_PATH, IFC_MLX5_QP_OPTPAR_COUNTER_SET_ID);
 	/* The C compiler's view of the same header (via the shim's macros). */
 	if (RM5_PPCNT_DW * 32 != IFC_SZ_ppcnt_reg || RM5_PFCC_DW * 32 != IFC_SZ_pfcc_reg)
 		fail(t, "register sizes: PPCNT %zu PFCC %zu dwords, parsed %u %u bits",
@@ -33,7 +38,7 @@ static void test_constants(struct mlx5_t *t)
 		fail(t, "counter_set at %#x, %u bits; per-prio group %u bits",
 		     IFC_OFF_ppcnt_reg__counter_set, IFC_W_ppcnt_reg__counter_set,
 		     IFC_SZ_eth_per_prio_grp_data_layout);
-	done(t, "shim's MLX5_REG_PFCC/PPCNT, per-priority group id and register sizes match " IFC_HEADER);
+	done(t, "shim's MLX5_REG_PFCC/PPCNT, per-priority group id, QP optional-parameter bits and register sizes match " IFC_HEADER);
 }
 
 static void test_ppcnt_query(struct mlx5_t *t)

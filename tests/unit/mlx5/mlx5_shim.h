@@ -40,6 +40,9 @@
 #define MLX5_REG_PPCNT		0x5008
 /* include/linux/mlx5/device.h (enum of PPCNT groups); checked by the test. */
 #define MLX5_PER_PRIORITY_COUNTERS_GROUP	0x10
+/* include/linux/mlx5/qp.h (a modify's optional parameters); checked by the test. */
+#define MLX5_QP_OPTPAR_PRIMARY_ADDR_PATH	(1 << 7)
+#define MLX5_QP_OPTPAR_COUNTER_SET_ID		(1 << 25)
 
 /*
  * From include/linux/mlx5/device.h of linux-headers-6.1.0-57-common

@@ -26,23 +26,33 @@
 #define V_TCLASS	0xb9
 #define V_ST		0x5
 
+/* Which fields of a move's context count (kernel/mlx5/qp_cmd.c's rule). */
+enum ctx_rule {
+	CTX_NONE,	/* no context */
+	CTX_START,	/* RST2INIT: the counter set always, never a path */
+	CTX_PATH,	/* INIT2RTR: the path always, the counter set with its bit */
+	CTX_OPTIONAL,	/* each with its opt_param_mask bit */
+};
+
 struct qp_case {
 	const char *name;
 	unsigned int opcode, size;		/* the header's opcode, the inbox's bits */
 	unsigned int opc_off, uid_off, qpn_off, qpn_w;	/* qpn_w 0: none in the inbox */
-	int qpc_off;				/* -1: no context */
-	bool path;
+	int qpc_off, opt_off;			/* -1: no context */
+	enum ctx_rule rule;
 	unsigned int op, to;
 };
 
-#define QP_MOVE_CASE(cmd, opc, state, path) \
+#define QP_MOVE_CASE(cmd, opc, state, rule) \
 	{ #cmd, IFC_MLX5_CMD_OP_##opc, IFC_SZ_##cmd, IFC_OFF_##cmd##__opcode, \
 	  IFC_OFF_##cmd##__uid, IFC_OFF_##cmd##__qpn, IFC_W_##cmd##__qpn, \
-	  IFC_OFF_##cmd##__qpc, path, RM5_QP_MODIFY, state }
+	  IFC_OFF_##cmd##__qpc, IFC_OFF_##cmd##__opt_param_mask, rule, RM5_QP_MODIFY, state }
 #define QP_BARE_CASE(cmd, opc, op, state) \
 	{ #cmd, IFC_MLX5_CMD_OP_##opc, IFC_SZ_##cmd, IFC_OFF_##cmd##__opcode, \
-	  IFC_OFF_##cmd##__uid, IFC_OFF_##cmd##__qpn, IFC_W_##cmd##__qpn, -1, false, op, state }
+	  IFC_OFF_##cmd##__uid, IFC_OFF_##cmd##__qpn, IFC_W_##cmd##__qpn, -1, -1, CTX_NONE, \
+	  op, state }
 
+/* Every field of the context: which of them count is the decoder's to say. */
 static void write_qpc(unsigned char *in, unsigned int qpc, bool path)
 {
 	unsigned int ads = qpc + IFC_OFF_qpc__primary_address_path;
@@ -59,11 +69,14 @@ static void write_qpc(unsigned char *in, unsigned int qpc, bool path)
 	bits_set(in, ads + IFC_OFF_ads__tclass, IFC_W_ads__tclass, V_TCLASS);
 }
 
-static void check_path(struct mlx5_t *t, const char *name, const struct rm5_qp_cmd *c, bool path)
+static void check_ctx(struct mlx5_t *t, const char *name, const struct rm5_qp_cmd *c,
+		      bool cnt, bool path)
 {
-	if (!c->has_qpc || c->counter_set_id != V_CNT || c->remote_qpn != V_RQPN)
-		fail(t, "%s: qpc %d counter_set_id %#x remote_qpn %#x", name, c->has_qpc,
-		     c->counter_set_id, c->remote_qpn);
+	if (!c->has_qpc || c->remote_qpn != V_RQPN)
+		fail(t, "%s: qpc %d remote_qpn %#x", name, c->has_qpc, c->remote_qpn);
+	if (c->has_counter_set != cnt || c->counter_set_id != (cnt ? V_CNT : 0))
+		fail(t, "%s: has_counter_set %d counter_set_id %#x, want %d", name,
+		     c->has_counter_set, c->counter_set_id, cnt);
 	if (c->has_path != path)
 		fail(t, "%s: has_path %d, want %d", name, c->has_path, path);
 	if (path && (c->udp_sport != V_SPORT || c->dscp != V_DSCP || c->ecn != V_ECN ||
@@ -71,49 +84,65 @@ static void check_path(struct mlx5_t *t, const char *name, const struct rm5_qp_c
 		fail(t, "%s: sport %#x dscp %#x ecn %u prio %u tclass %#x", name, c->udp_sport,
 		     c->dscp, c->ecn, c->eth_prio, c->tclass);
 	if (!path && (c->udp_sport || c->dscp || c->tclass))
-		fail(t, "%s: a path read where the command has none", name);
+		fail(t, "%s: a path read where the command sets none", name);
 }
 
+/*
+ * Each move twice: its context whole but opt_param_mask 0, then with the
+ * primary path's and the counter set's bits (the only ones read).
+ */
 static void test_moves(struct mlx5_t *t)
 {
 	static const struct qp_case cases[] = {
-		QP_MOVE_CASE(rst2init_qp_in, RST2INIT_QP, RM5_QPS_INIT, false),
-		QP_MOVE_CASE(init2rtr_qp_in, INIT2RTR_QP, RM5_QPS_RTR, true),
-		QP_MOVE_CASE(rtr2rts_qp_in, RTR2RTS_QP, RM5_QPS_RTS, true),
-		QP_MOVE_CASE(rts2rts_qp_in, RTS2RTS_QP, RM5_QPS_RTS, true),
-		QP_MOVE_CASE(sqerr2rts_qp_in, SQERR2RTS_QP, RM5_QPS_RTS, false),
+		QP_MOVE_CASE(rst2init_qp_in, RST2INIT_QP, RM5_QPS_INIT, CTX_START),
+		QP_MOVE_CASE(init2init_qp_in, INIT2INIT_QP, RM5_QPS_INIT, CTX_OPTIONAL),
+		QP_MOVE_CASE(init2rtr_qp_in, INIT2RTR_QP, RM5_QPS_RTR, CTX_PATH),
+		QP_MOVE_CASE(rtr2rts_qp_in, RTR2RTS_QP, RM5_QPS_RTS, CTX_OPTIONAL),
+		QP_MOVE_CASE(rts2rts_qp_in, RTS2RTS_QP, RM5_QPS_RTS, CTX_OPTIONAL),
+		QP_MOVE_CASE(sqerr2rts_qp_in, SQERR2RTS_QP, RM5_QPS_RTS, CTX_OPTIONAL),
+		QP_MOVE_CASE(sqd2rts_qp_in, SQD_RTS_QP, RM5_QPS_RTS, CTX_OPTIONAL),
 		QP_BARE_CASE(qp_2err_in, 2ERR_QP, RM5_QP_MODIFY, RM5_QPS_ERR),
 		QP_BARE_CASE(qp_2rst_in, 2RST_QP, RM5_QP_MODIFY, RM5_QPS_RESET),
 		QP_BARE_CASE(destroy_qp_in, DESTROY_QP, RM5_QP_DESTROY, 0),
 	};
+	const unsigned int bits = IFC_MLX5_QP_OPTPAR_PRIMARY_ADDR_PATH |
+				  IFC_MLX5_QP_OPTPAR_COUNTER_SET_ID;
 	unsigned char in[CMD_BYTES] ALIGNED;
 	struct rm5_qp_cmd c;
-	unsigned int i;
+	unsigned int i, with;
+	bool cnt, path;
 	int ret;
 
 	for (i = 0; i < IFC_COUNT(cases); i++) {
 		const struct qp_case *k = &cases[i];
 
-		memset(in, 0, sizeof(in));
-		bits_set(in, k->opc_off, 16, k->opcode);
-		bits_set(in, k->uid_off, 16, V_UID);
-		bits_set(in, k->qpn_off, k->qpn_w, V_QPN);
-		if (k->qpc_off >= 0)
-			write_qpc(in, k->qpc_off, k->path);
-		ret = rm5_qp_cmd_in(in, k->size / 8, &c);
-		if (ret || c.opcode != k->opcode || c.uid != V_UID || c.op != k->op ||
-		    (k->op == RM5_QP_MODIFY && c.to != k->to) || c.qpn != V_QPN)
-			fail(t, "%s: ret %d opcode %#x uid %#x op %u to %u qpn %#x", k->name, ret,
-			     c.opcode, c.uid, c.op, c.to, c.qpn);
-		if (k->qpc_off >= 0)
-			check_path(t, k->name, &c, k->path);
-		else if (c.has_qpc)
-			fail(t, "%s: a context read where the command has none", k->name);
-		/* One byte short of the command: refused, not read past. */
-		if (rm5_qp_cmd_in(in, k->size / 8 - 1, &c) != -EINVAL)
-			fail(t, "%s: an inbox one byte short is not refused", k->name);
+		for (with = 0; with < (k->qpc_off >= 0 ? 2 : 1); with++) {
+			memset(in, 0, sizeof(in));
+			bits_set(in, k->opc_off, 16, k->opcode);
+			bits_set(in, k->uid_off, 16, V_UID);
+			bits_set(in, k->qpn_off, k->qpn_w, V_QPN);
+			if (k->qpc_off >= 0) {
+				write_qpc(in, k->qpc_off, true);
+				bits_set(in, k->opt_off, 32, with ? bits : 0);
+			}
+			ret = rm5_qp_cmd_in(in, k->size / 8, &c);
+			if (ret || c.opcode != k->opcode || c.uid != V_UID || c.op != k->op ||
+			    (k->op == RM5_QP_MODIFY && c.to != k->to) || c.qpn != V_QPN)
+				fail(t, "%s: ret %d opcode %#x uid %#x op %u to %u qpn %#x",
+				     k->name, ret, c.opcode, c.uid, c.op, c.to, c.qpn);
+			if (k->qpc_off >= 0) {
+				cnt = k->rule == CTX_START || with;
+				path = k->rule == CTX_PATH || (k->rule == CTX_OPTIONAL && with);
+				check_ctx(t, k->name, &c, cnt, path);
+			} else if (c.has_qpc) {
+				fail(t, "%s: a context read where the command has none", k->name);
+			}
+			/* One byte short of the command: refused, not read past. */
+			if (rm5_qp_cmd_in(in, k->size / 8 - 1, &c) != -EINVAL)
+				fail(t, "%s: an inbox one byte short is not refused", k->name);
+		}
 	}
-	done(t, "QP commands: the moves, 2ERR, 2RST and DESTROY_QP decoded at mlx5_ifc.h's offsets; short inboxes refused");
+	done(t, "QP commands: the moves (SQD2RTS and INIT2INIT too), 2ERR, 2RST and DESTROY_QP decoded at mlx5_ifc.h's offsets; a move's path and counter set read only where required or named in opt_param_mask; short inboxes refused");
 }
 
 static void test_creates(struct mlx5_t *t)
@@ -131,7 +160,7 @@ static void test_creates(struct mlx5_t *t)
 	ret = rm5_qp_cmd_in(in, qp_in / 8, &c);
 	if (ret || c.op != RM5_QP_CREATE || c.uid != V_UID || c.st != V_ST)
 		fail(t, "CREATE_QP: ret %d op %u uid %#x st %u", ret, c.op, c.uid, c.st);
-	check_path(t, "CREATE_QP", &c, false);
+	check_ctx(t, "CREATE_QP", &c, true, false);
 	if (rm5_qp_cmd_in(in, qp_in / 8 - 1, &c) != -EINVAL)
 		fail(t, "CREATE_QP: an inbox without the whole context is not refused");
 	rm5_qp_cmd_in(in, qp_in / 8, &c);
