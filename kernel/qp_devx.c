@@ -243,6 +243,20 @@ static void rocectl_devx_destroy(struct rocectl_dev *rdev, u32 qpn)
 		rocectl_qp_destroyed(rdev->index, qpn, NULL, e->id);
 }
 
+/*
+ * Whether a QP command current issues now may be a DevX QP's, asked at the
+ * command's start so that a verb's own commands hold no probe instance
+ * through the firmware's time. From 5.15 a command from inside a hooked
+ * QP verb is that verb's, and nothing at its return would use it; before,
+ * its return drops a held create of its QPN (rocectl_devx_cmd()). Any
+ * context: a kretprobe's entry handler.
+ */
+bool rocectl_devx_cmd_wanted(void)
+{
+	return !ROCECTL_HOOK_USER_CREATE || !rocectl_qp_verb_running();
+}
+EXPORT_SYMBOL_GPL(rocectl_devx_cmd_wanted);
+
 void rocectl_devx_cmd(struct device *parent, const struct rocectl_devx_cmd *c)
 {
 	struct rocectl_devx_held *h;

@@ -37,6 +37,7 @@ struct rocectl_devx_cmd {
  * parent is parent. Any context a kretprobe's return handler runs in.
  */
 void rocectl_devx_cmd(struct device *parent, const struct rocectl_devx_cmd *c);
+bool rocectl_devx_cmd_wanted(void);
 
 /* rocectl.ko's own: the held creates of a device, or all, forgotten. */
 void rocectl_devx_forget(u32 dev_index, bool all);

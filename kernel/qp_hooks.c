@@ -11,9 +11,11 @@
  * takes from pools). Return handlers run from the rethook trampoline in
  * the task's context with preemption disabled: no sleeping, GFP_ATOMIC.
  */
+#include <linux/cache.h>
+#include <linux/hash.h>
+#include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
-#include <linux/cache.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -40,44 +42,78 @@ MODULE_PARM_DESC(qp_hook_instances,
  * that one is always free: a firmware command such a task issues is that
  * verb's (qp_devx.c). Taken and given back lock-free: entry handlers may
  * run in NMI context.
+ *
+ * A task takes a slot in the window of ROCECTL_VERB_WINDOW slots its
+ * address hashes to, so that looking for it costs the same on any number
+ * of CPUs: one cache line, not the table. Only when its whole window is
+ * taken does it go elsewhere, and the lookup looks at every slot while
+ * such a task is inside (rocectl_verbs_outside).
  */
+#define ROCECTL_VERB_WINDOW (L1_CACHE_BYTES / sizeof(struct task_struct *))
 static struct task_struct **rocectl_verb_tasks;
 static unsigned int rocectl_verb_nslots;
 static atomic_t rocectl_verbs_running = ATOMIC_INIT(0);
+static atomic_t rocectl_verbs_outside = ATOMIC_INIT(0);
 
+/* The first slot of current's window. */
+static unsigned int rocectl_verb_window(void)
+{
+	return reciprocal_scale(hash_ptr(current, 32), rocectl_verb_nslots);
+}
+
+/* Whether slot j is in current's window (the table wraps around). */
+static bool rocectl_verb_in_window(unsigned int j)
+{
+	unsigned int n = rocectl_verb_nslots;
+
+	return (j + n - rocectl_verb_window()) % n < ROCECTL_VERB_WINDOW;
+}
+
+/* The slot taken, or -1 if none is free (the probe is then missed too). */
 static int rocectl_verb_enter(void)
 {
-	/* Each CPU starts at a cache line of its own: no shared first slot. */
-	unsigned int i, j = raw_smp_processor_id() * (L1_CACHE_BYTES /
-						       sizeof(*rocectl_verb_tasks));
+	unsigned int i, j = rocectl_verb_window();
 
-	for (i = 0; i < rocectl_verb_nslots; i++, j++) {
-		j %= rocectl_verb_nslots;
-		if (!cmpxchg(&rocectl_verb_tasks[j], NULL, current)) {
-			atomic_inc(&rocectl_verbs_running);
-			return j;
-		}
+	for (i = 0; i < rocectl_verb_nslots; i++, j = (j + 1) % rocectl_verb_nslots) {
+		/* Looked at first: no atomic write to a slot another holds. */
+		if (READ_ONCE(rocectl_verb_tasks[j]) ||
+		    cmpxchg(&rocectl_verb_tasks[j], NULL, current))
+			continue;
+		if (i >= ROCECTL_VERB_WINDOW)
+			atomic_inc(&rocectl_verbs_outside);
+		atomic_inc(&rocectl_verbs_running);
+		return j;
 	}
 	return -1;
 }
 
+/* From the same task as its enter: current's window is the same. */
 static void rocectl_verb_leave(int slot)
 {
 	if (slot < 0)
 		return;
 	atomic_dec(&rocectl_verbs_running);
+	if (!rocectl_verb_in_window(slot))
+		atomic_dec(&rocectl_verbs_outside);
 	WRITE_ONCE(rocectl_verb_tasks[slot], NULL);
 }
 
 /*
- * Whether current is inside a hooked QP verb. Cheap when no verb runs,
- * else a look at each slot: called for QP firmware commands only.
+ * Whether current is inside a hooked QP verb: nothing to look at when no
+ * verb runs, else current's window, and every slot only while a task sits
+ * outside its own. Called for QP firmware commands only.
  */
 bool rocectl_qp_verb_running(void)
 {
-	unsigned int i;
+	unsigned int i, j;
 
 	if (!atomic_read(&rocectl_verbs_running))
+		return false;
+	j = rocectl_verb_window();
+	for (i = 0; i < min_t(unsigned int, ROCECTL_VERB_WINDOW, rocectl_verb_nslots); i++)
+		if (READ_ONCE(rocectl_verb_tasks[(j + i) % rocectl_verb_nslots]) == current)
+			return true;
+	if (!atomic_read(&rocectl_verbs_outside))
 		return false;
 	for (i = 0; i < rocectl_verb_nslots; i++)
 		if (READ_ONCE(rocectl_verb_tasks[i]) == current)

@@ -26,8 +26,17 @@ module_param(devx_cmd_fn, charp, 0444);
 MODULE_PARM_DESC(devx_cmd_fn,
 		 "the function whose QP and DCT commands are watched for DevX QPs: mlx5_core's command entry (the default), a test module's, or empty for none");
 
-/* Commands in the firmware at once that the hook follows; more are missed. */
-#define RM5_DEVX_INSTANCES 256
+/*
+ * QP commands of user contexts in the firmware at once that the hook
+ * follows: each holds an instance until the firmware answers (queued
+ * behind the command interface, up to its 60 s timeout); one beyond them
+ * is missed. The verbs' own commands hold none (rm5_devx_entry()).
+ */
+#define RM5_DEVX_INSTANCES_MIN 256
+static unsigned int devx_instances;
+module_param(devx_instances, uint, 0444);
+MODULE_PARM_DESC(devx_instances,
+		 "DevX QP commands in the firmware at once that are followed (0: max(256, 2 per CPU)); one beyond them is missed");
 
 struct rm5_devx_args {
 	struct mlx5_core_dev *dev;
@@ -49,7 +58,7 @@ static int rm5_devx_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	    !MLX5_GET(qp_2err_in, a->in, uid))
 		return 1;
 	opcode = MLX5_GET(qp_2err_in, a->in, opcode);
-	if (!rm5_qp_cmd_opcode(opcode))
+	if (!rm5_qp_cmd_opcode(opcode) || !rocectl_devx_cmd_wanted())
 		return 1;
 	a->dev = (struct mlx5_core_dev *)regs_get_kernel_argument(regs, 0);
 	a->out = (const void *)regs_get_kernel_argument(regs, 3);
@@ -127,7 +136,6 @@ static struct kretprobe rm5_devx_probe = {
 	.entry_handler = rm5_devx_entry,
 	.handler = rm5_devx_ret,
 	.data_size = sizeof(struct rm5_devx_args),
-	.maxactive = RM5_DEVX_INSTANCES,
 };
 
 static bool rm5_devx_on;
@@ -145,6 +153,8 @@ int rm5_devx_init(void)
 	if (!devx_cmd_fn || !*devx_cmd_fn)
 		return 0;
 	rm5_devx_probe.kp.symbol_name = devx_cmd_fn;
+	rm5_devx_probe.maxactive = devx_instances ? devx_instances :
+				   max_t(int, RM5_DEVX_INSTANCES_MIN, 2 * num_possible_cpus());
 	if (!ROCECTL_HANDLE_PROBES) {
 		rm5_devx_probe.entry_handler = rm5_devx_floor;
 		rm5_devx_probe.handler = rm5_devx_floor;
@@ -165,5 +175,5 @@ void rm5_devx_exit(void)
 	unregister_kretprobe(&rm5_devx_probe);
 	if (rm5_devx_probe.nmissed)
 		pr_warn("%s: %d DevX commands missed (more than %d at once)\n",
-			devx_cmd_fn, rm5_devx_probe.nmissed, RM5_DEVX_INSTANCES);
+			devx_cmd_fn, rm5_devx_probe.nmissed, rm5_devx_probe.maxactive);
 }
