@@ -10,7 +10,8 @@
  * call reaches a backend that has returned from unregistering.
  *
  * Lock order: rtnl_lock, then a watch's be_lock, then
- * rocectl_backends_lock (taken with nothing under it); rocectl_devs_lock
+ * rocectl_backends_lock (taken with nothing under it); a device's
+ * congestion set lock, then the backends' SRCU; rocectl_devs_lock
  * is never taken under rtnl_lock. The congestion calls run without
  * rtnl_lock because nothing in them needs it (6.1's
  * mlx5_lag_query_cong_counters takes only its own lag_lock spinlock to
@@ -21,6 +22,7 @@
 #include <linux/module.h>
 #include <linux/rculist.h>
 #include <linux/rtnetlink.h>
+#include <linux/slab.h>
 #include <linux/srcu.h>
 #include "backend.h"
 #include "be_registry.h"
@@ -128,20 +130,88 @@ int rocectl_cong_get(struct ib_device *ibdev, u32 port,
 	return err;
 }
 
+/*
+ * A device's congestion control sets, one at a time. A set reads the
+ * firmware's parameters and writes them back changed (mlx5: a QUERY, then
+ * a MODIFY of the whole node), so two at once could each write back what
+ * the other replaced. One lock per device, not one for all: a firmware
+ * that takes its time (60 s before mlx5 gives up on a command) holds up
+ * the sets of its own device only. Reads are not serialized. An entry
+ * lives while a set holds or waits for it; the caller's reference on the
+ * ib_device keeps its address from being reused meanwhile.
+ */
+struct rocectl_cong_lock {
+	struct list_head list;
+	const struct ib_device *ibdev;
+	unsigned int users;	/* under rocectl_cong_locks_lock */
+	struct mutex lock;
+};
+
+static LIST_HEAD(rocectl_cong_locks);
+static DEFINE_MUTEX(rocectl_cong_locks_lock);
+
+static struct rocectl_cong_lock *rocectl_cong_lock(const struct ib_device *ibdev)
+{
+	struct rocectl_cong_lock *l, *found = NULL;
+
+	mutex_lock(&rocectl_cong_locks_lock);
+	list_for_each_entry(l, &rocectl_cong_locks, list) {
+		if (l->ibdev == ibdev) {
+			found = l;
+			break;
+		}
+	}
+	if (!found) {
+		found = kzalloc(sizeof(*found), GFP_KERNEL);
+		if (found) {
+			found->ibdev = ibdev;
+			mutex_init(&found->lock);
+			list_add(&found->list, &rocectl_cong_locks);
+		}
+	}
+	if (found)
+		found->users++;
+	mutex_unlock(&rocectl_cong_locks_lock);
+	if (found)
+		mutex_lock(&found->lock);
+	return found;
+}
+
+static void rocectl_cong_unlock(struct rocectl_cong_lock *l)
+{
+	mutex_unlock(&l->lock);
+	mutex_lock(&rocectl_cong_locks_lock);
+	if (!--l->users) {
+		list_del(&l->list);
+		mutex_destroy(&l->lock);
+		kfree(l);
+	}
+	mutex_unlock(&rocectl_cong_locks_lock);
+}
+
+/*
+ * The device's lock is taken before the SRCU section, so that a set
+ * waiting for another does not hold up a backend's unregistering.
+ */
 int rocectl_cong_set(struct ib_device *ibdev, u32 port,
 		     const struct rocectl_cong_value *v, int n,
 		     int *bad, int *why)
 {
 	struct rocectl_backend *be;
+	struct rocectl_cong_lock *l;
 	int err = -EOPNOTSUPP;
 	int idx;
 
 	*bad = -1;
 	*why = ROCECTL_CONG_WHY_NONE;
+	l = rocectl_cong_lock(ibdev);
+	if (!l)
+		return -ENOMEM;
 	idx = srcu_read_lock(&rocectl_backends_srcu);
 	be = rocectl_cong_backend(ibdev);
 	if (be)
 		err = be->cong_set(ibdev, port, v, n, bad, why);
 	srcu_read_unlock(&rocectl_backends_srcu, idx);
+	rocectl_cong_unlock(l);
 	return err;
 }

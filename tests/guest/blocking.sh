@@ -9,7 +9,7 @@
 # global mutex) take their usual time.
 # Each is measured before and during the stall, and both are printed.
 . "$(dirname "$0")/lib.sh"
-plan 3
+plan 4
 W=$(mktemp -d)
 BE=/sys/kernel/debug/simnic_backend
 STALL_MS=2000
@@ -63,6 +63,28 @@ check_eq "$code" 0 "dcqcn show dev srd0: $(cat "$W/dcqcn.out")"
 [ "$took_ms" -ge $STALL_MS ] || fail "the dcqcn read took $took_ms ms: the stall did not happen"
 within "$base" "$during" "during a dcqcn read"
 log_test "a congestion control call blocked ${STALL_MS} ms in the backend delays no other request (rocectl or another family) nor a device add/remove"
+
+# --- two sets of one device's congestion control: one at a time -------------------
+# A set reads the firmware's parameters and writes them back changed: two
+# at once would each write back what the other replaced. The backend's
+# sets here fail (simnic_backend allows none) after the stall, as a
+# refusing firmware's do: the serialization is the subject.
+echo 1000 > "$BE/delay_ms"
+t0=$(ms)
+rc dcqcn set dev srd0 rp_ai_rate 5 > "$W/set1.out" 2>&1 &
+s1=$!
+rc dcqcn set dev srd0 rp_hai_rate 50 > "$W/set2.out" 2>&1 &
+s2=$!
+wait $s1; c1=$?
+wait $s2; c2=$?
+took_ms=$(($(ms) - t0))
+echo "# two sets of srd0, 1000 ms each in the backend: $took_ms ms in all"
+check_match "$(cat "$W/set1.out")" "does not allow" "first set's error"
+check_match "$(cat "$W/set2.out")" "does not allow" "second set's error"
+[ "$c1" -ne 0 ] && [ "$c2" -ne 0 ] || fail "a refused set exited 0"
+check_eq "$(cat "$BE/cong_sets_max")" 1 "sets in the backend at once"
+[ "$took_ms" -ge 2000 ] || fail "two sets took $took_ms ms: they overlapped"
+log_test "two congestion control sets of one device run one after the other"
 
 # --- the watchdog's counter reads stall ---------------------------------------------
 echo 0 > "$BE/delay_ms"

@@ -13,11 +13,14 @@
  * names the RDMA device (any driver's) whose congestion control it
  * claims, so that the tests can show that rocectl holds no lock another
  * request or a device add/remove needs while a backend call blocks.
+ * cong_sets_max (read-only) is the most congestion control sets seen in
+ * the backend at once, which rocectl serializes per device.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
 #include "../../kernel/backend.h"
 #include "simnic.h"
@@ -25,6 +28,9 @@
 static struct dentry *simbe_ddir;
 static u32 simbe_delay_ms;
 static char simbe_cong_dev[IB_DEVICE_NAME_MAX];
+static DEFINE_SPINLOCK(simbe_cong_lock);
+static u32 simbe_cong_sets;	/* in the backend now, under simbe_cong_lock */
+static u32 simbe_cong_sets_max;
 
 /* A firmware command that takes its time. */
 static void simbe_stall(void)
@@ -104,7 +110,14 @@ static int simbe_cong_set(struct ib_device *ibdev, u32 port,
 			  const struct rocectl_cong_value *v, int n,
 			  int *bad, int *why)
 {
+	/* Only the same device's sets meet here: cong_dev claims one. */
+	spin_lock(&simbe_cong_lock);
+	simbe_cong_sets_max = max(simbe_cong_sets_max, ++simbe_cong_sets);
+	spin_unlock(&simbe_cong_lock);
 	simbe_stall();
+	spin_lock(&simbe_cong_lock);
+	simbe_cong_sets--;
+	spin_unlock(&simbe_cong_lock);
 	*bad = 0;
 	*why = ROCECTL_CONG_WHY_NOT_ALLOWED;
 	return -EPERM;
@@ -152,6 +165,8 @@ static int __init simbe_init(void)
 	debugfs_create_u32("delay_ms", 0600, simbe_ddir, &simbe_delay_ms);
 	debugfs_create_file("cong_dev", 0200, simbe_ddir, NULL,
 			    &simbe_cong_dev_fops);
+	debugfs_create_u32("cong_sets_max", 0400, simbe_ddir,
+			   &simbe_cong_sets_max);
 	err = rocectl_backend_register(&simbe);
 	if (err)
 		debugfs_remove(simbe_ddir);
