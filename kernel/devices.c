@@ -263,7 +263,7 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 	rdev->index = ibdev->index;
 	strscpy(name->s, dev_name(&ibdev->dev), sizeof(name->s));
 	RCU_INIT_POINTER(rdev->name, name);
-	xa_init_flags(&rdev->qps, XA_FLAGS_LOCK_BH);
+	xa_init_flags(&rdev->qps, XA_FLAGS_LOCK_IRQ);
 	hash_init(rdev->by_drv);
 	/* The module sees the packets of software RoCE only. */
 	rdev->counts = ibdev->ops.driver_id == RDMA_DRIVER_RXE;

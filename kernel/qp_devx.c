@@ -74,20 +74,21 @@ static void rocectl_devx_held_free(struct rocectl_devx_held *h)
 static struct rocectl_devx_held *rocectl_devx_unhold(u32 dev_index, u32 qpn)
 {
 	struct rocectl_devx_held *h;
+	unsigned long flags;
 
 	if (ROCECTL_HOOK_USER_CREATE || !READ_ONCE(rocectl_devx_nheld))
 		return NULL;
-	spin_lock_bh(&rocectl_devx_held_lock);
+	spin_lock_irqsave(&rocectl_devx_held_lock, flags);
 	hash_for_each_possible(rocectl_devx_held, h, node,
 			       rocectl_devx_key(dev_index, qpn)) {
 		if (h->dev_index == dev_index && h->create.qpn == qpn) {
 			hash_del(&h->node);
 			rocectl_devx_nheld--;
-			spin_unlock_bh(&rocectl_devx_held_lock);
+			spin_unlock_irqrestore(&rocectl_devx_held_lock, flags);
 			return h;
 		}
 	}
-	spin_unlock_bh(&rocectl_devx_held_lock);
+	spin_unlock_irqrestore(&rocectl_devx_held_lock, flags);
 	return NULL;
 }
 
@@ -95,6 +96,7 @@ static void rocectl_devx_hold(struct rocectl_dev *rdev,
 			      const struct rocectl_devx_cmd *c)
 {
 	struct rocectl_devx_held *h;
+	unsigned long flags;
 
 	rocectl_devx_held_free(rocectl_devx_unhold(rdev->index, c->qpn));
 	h = kzalloc(sizeof(*h), GFP_ATOMIC | __GFP_NOWARN);
@@ -103,14 +105,14 @@ static void rocectl_devx_hold(struct rocectl_dev *rdev,
 	h->dev_index = rdev->index;
 	h->create = *c;
 	rocectl_devx_creator_now(&h->who);
-	spin_lock_bh(&rocectl_devx_held_lock);
+	spin_lock_irqsave(&rocectl_devx_held_lock, flags);
 	if (rocectl_devx_nheld < ROCECTL_DEVX_HELD_MAX) {
 		hash_add(rocectl_devx_held, &h->node,
 			 rocectl_devx_key(h->dev_index, c->qpn));
 		rocectl_devx_nheld++;
 		h = NULL;
 	}
-	spin_unlock_bh(&rocectl_devx_held_lock);
+	spin_unlock_irqrestore(&rocectl_devx_held_lock, flags);
 	if (h) {
 		pr_warn_ratelimited("%s: DevX QP %u not tracked: %d creates held\n",
 				    rocectl_dev_name(rdev), c->qpn,
@@ -125,8 +127,9 @@ void rocectl_devx_forget(u32 dev_index, bool all)
 	struct rocectl_devx_held *h;
 	struct hlist_node *tmp;
 	int bkt;
+	unsigned long flags;
 
-	spin_lock_bh(&rocectl_devx_held_lock);
+	spin_lock_irqsave(&rocectl_devx_held_lock, flags);
 	hash_for_each_safe(rocectl_devx_held, bkt, tmp, h, node) {
 		if (all || h->dev_index == dev_index) {
 			hash_del(&h->node);
@@ -134,7 +137,7 @@ void rocectl_devx_forget(u32 dev_index, bool all)
 			rocectl_devx_held_free(h);
 		}
 	}
-	spin_unlock_bh(&rocectl_devx_held_lock);
+	spin_unlock_irqrestore(&rocectl_devx_held_lock, flags);
 }
 
 /* A new entry, as its create's command said; who's owner goes to it. */
@@ -219,15 +222,16 @@ static void rocectl_devx_move(struct rocectl_dev *rdev,
 	struct rocectl_qp_info info;
 	struct rocectl_qp *e;
 	u8 prev;
+	unsigned long flags;
 
 	e = rocectl_qp_find_rcu(rdev, c->qpn);
 	if (!e || !e->info.devx)
 		return;
-	spin_lock_bh(&e->lock);
+	spin_lock_irqsave(&e->lock, flags);
 	prev = e->info.state;
 	rocectl_devx_apply(&e->info, c);
 	info = e->info;
-	spin_unlock_bh(&e->lock);
+	spin_unlock_irqrestore(&e->lock, flags);
 	if (info.state == prev)
 		return;
 	rocectl_qp_trace_modify(rdev, &info, prev);

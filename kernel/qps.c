@@ -364,9 +364,11 @@ static void rocectl_qp_sum(const struct rocectl_qp *e, u64 *stats)
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 			 u64 *stats)
 {
-	spin_lock_bh(&e->lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&e->lock, flags);
 	*info = e->info;
-	spin_unlock_bh(&e->lock);
+	spin_unlock_irqrestore(&e->lock, flags);
 	info->sport_wire = READ_ONCE(e->tx_sport);
 
 	if (stats)
@@ -484,8 +486,9 @@ bool rocectl_qp_insert(struct rocectl_dev *rdev, struct rocectl_qp *e,
 {
 	struct rocectl_qp *old = NULL;
 	int err = 0;
+	unsigned long flags;
 
-	xa_lock_bh(&rdev->qps);
+	xa_lock_irqsave(&rdev->qps, flags);
 	if (rdev->dead) {
 		err = -ENODEV;
 	} else if (replace) {
@@ -502,7 +505,7 @@ bool rocectl_qp_insert(struct rocectl_dev *rdev, struct rocectl_qp *e,
 	if (!err && e->counts)
 		hash_add_rcu(rdev->by_drv, &e->drv_node,
 			     rocectl_qp_drv_key(e->ibqp));
-	xa_unlock_bh(&rdev->qps);
+	xa_unlock_irqrestore(&rdev->qps, flags);
 
 	if (old)
 		rocectl_qp_free(old);
@@ -734,13 +737,14 @@ void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 	struct rocectl_qp *e;
 	bool failed = false, claimed;
 	u8 prev;
+	unsigned long flags;
 
 	rcu_read_lock();
 	rdev = rocectl_dev_lookup_rcu(dev_index);
 	e = rdev ? rocectl_qp_find_rcu(rdev, qpn) : NULL;
 	if (!e || e->ibqp != qp)
 		goto out;
-	spin_lock_bh(&e->lock);
+	spin_lock_irqsave(&e->lock, flags);
 	prev = e->info.state;
 	claimed = test_and_clear_bit(ROCECTL_QP_FAIL_CLAIMED, &e->stats_claim);
 	if (!e->info.failed && (claimed || prev != IB_QPS_ERR)) {
@@ -755,7 +759,7 @@ void rocectl_qp_failed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 		}
 	}
 	info = e->info;
-	spin_unlock_bh(&e->lock);
+	spin_unlock_irqrestore(&e->lock, flags);
 	if (!failed)
 		goto out;
 	info.sport_wire = READ_ONCE(e->tx_sport);
@@ -774,6 +778,7 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	struct rocectl_qp *e;
 	bool failed = false;
 	u8 prev;
+	unsigned long flags;
 
 	qp = qp->real_qp;
 	rcu_read_lock();
@@ -782,7 +787,7 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 		goto out;
 	rdev = e->rdev;
 
-	spin_lock_bh(&e->lock);
+	spin_lock_irqsave(&e->lock, flags);
 	prev = e->info.state;
 	rocectl_qp_apply(e, qp, attr, mask);
 	/*
@@ -796,7 +801,7 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 		failed = true;
 	}
 	info = e->info;
-	spin_unlock_bh(&e->lock);
+	spin_unlock_irqrestore(&e->lock, flags);
 	info.sport_wire = READ_ONCE(e->tx_sport);
 
 	if ((mask & IB_QP_STATE) && info.state != prev) {
@@ -824,12 +829,13 @@ void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 	u64 lifetime;
+	unsigned long flags;
 
 	rcu_read_lock();
 	rdev = rocectl_dev_lookup_rcu(dev_index);
 	if (!rdev)
 		goto out;
-	xa_lock_bh(&rdev->qps);
+	xa_lock_irqsave(&rdev->qps, flags);
 	e = xa_load(&rdev->qps, qpn);
 	if (e && (id ? e->id == id : e->ibqp == qp)) {
 		__xa_erase(&rdev->qps, qpn);
@@ -837,7 +843,7 @@ void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 	} else {
 		e = NULL;
 	}
-	xa_unlock_bh(&rdev->qps);
+	xa_unlock_irqrestore(&rdev->qps, flags);
 	if (!e)
 		goto out;
 	atomic_inc(&rocectl_qps_gen);
@@ -979,14 +985,15 @@ void rocectl_qps_mark_incomplete(void)
 	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
 	unsigned long index = 0, qpn;
+	unsigned long flags;
 
 	mutex_lock(&rocectl_devs_lock);
 	while ((rdev = rocectl_dev_next(&index))) {
 		rcu_read_lock();
 		xa_for_each(&rdev->qps, qpn, e) {
-			spin_lock_bh(&e->lock);
+			spin_lock_irqsave(&e->lock, flags);
 			e->info.incomplete = 1;
-			spin_unlock_bh(&e->lock);
+			spin_unlock_irqrestore(&e->lock, flags);
 		}
 		rcu_read_unlock();
 		index++;
@@ -999,15 +1006,16 @@ void rocectl_qps_drain(struct rocectl_dev *rdev)
 {
 	struct rocectl_qp *e;
 	unsigned long qpn;
+	unsigned long flags;
 
-	xa_lock_bh(&rdev->qps);
+	xa_lock_irqsave(&rdev->qps, flags);
 	rdev->dead = true;
 	xa_for_each(&rdev->qps, qpn, e) {
 		__xa_erase(&rdev->qps, qpn);
 		rocectl_qp_unlink(e);
 		rocectl_qp_free(e);
 	}
-	xa_unlock_bh(&rdev->qps);
+	xa_unlock_irqrestore(&rdev->qps, flags);
 	atomic_inc(&rocectl_qps_gen);
 	rocectl_devx_forget(rdev->index, false);
 }

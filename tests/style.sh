@@ -9,7 +9,7 @@ cd "$ROOT"
 . tests/kver.sh
 # shellcheck source=tests/results.sh
 . tests/results.sh
-plan 4	# checkpatch, sparse, the tool's -Werror build, the generated netlink files
+plan 5	# checkpatch, sparse, the bottom-half lock gate, the tool's -Werror build, the generated netlink files
 cache=${ROCECTL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rocectl}
 status=0
 
@@ -69,6 +69,17 @@ if command -v sparse > /dev/null; then
 else
 	result "sparse available (install sparse)" 1 "no sparse"
 fi
+
+# The module's locks are taken from kprobe handlers, which 5.10 runs with
+# interrupts off (a kretprobe's return handler, under the kprobes' hash
+# lock): a bottom-half lock's unlock there may run softirqs and turn
+# interrupts back on inside that lock. So no _bh lock, nor local_bh_*,
+# anywhere in the module: irqsave (kernel/README, locking).
+out=$(grep -nE '\b(spin|xa|read|write)_(un)?lock_bh\(|\blocal_bh_(enable|disable)\(' \
+	kernel/*.c kernel/*.h kernel/mlx5/*.c kernel/mlx5/*.h)
+[ -z "$out" ]
+result "no bottom-half lock in the module (probe handlers run with interrupts off on 5.10)" $? \
+	"$(echo "$out" | head -n 5 | tr '\n' '|')"
 
 out=$(make -s -C user clean && make -s -j"$(nproc)" -C user CFLAGS="-O2 -g" 2>&1)
 result "the tool builds with -Wall -Wextra -Werror" $? "$(echo "$out" | tail -n 5 | tr '\n' '|')"
