@@ -115,7 +115,7 @@ log_test "exporter: rocectl_qp_errors_total per device, comm and cause equals th
 # (rxe_stall.ko), the application's own modify to ERR comes in between. The
 # hold keeps its CPU (a softirq before 6.4, a worker after): a poller on
 # each CPU (--every-cpu) answers from the other.
-insmod "$ROOT/tests/simrdma/rxe_stall.ko" stall_ms=300 || fail "load rxe_stall"
+insmod "$ROOT/tests/simrdma/rxe_stall.ko" stall_ms=1000 || fail "load rxe_stall"
 "$QPT" fail -d rxe0 -g 1 --how retry --every-cpu > "$W/stall.json" 2> "$W/stall.err" ||
 	fail "qptraffic fail --how retry --every-cpu: $(cat "$W/stall.err")"
 c=$(jq .qpn "$W/stall.json")

@@ -5,7 +5,8 @@
  * ERR (rxe_completer(), rxe_responder()); on a busy host the application
  * can see the completion and move the QP itself in between. This module
  * holds the driver there, stall_ms after each error completion (not a
- * flush) is posted, so that a test opens that window at will.
+ * flush) is posted, or until 50 ms after a modify came, so that a test
+ * opens that window at will.
  *   insmod rxe_stall.ko [stall_ms=N]
  * /sys/module/rxe_stall/parameters/stalled counts the stalls, answered
  * the QP modifies (ib_modify_qp_with_udata(), the path of every user
@@ -30,6 +31,7 @@ module_param(answered, uint, 0444);
 MODULE_PARM_DESC(answered, "QP modifies made while soft-RoCE was held");
 
 static bool holding;
+static unsigned int answered_before;	/* answered when this hold began */
 
 /* rdma_rxe's struct rxe_cqe: its status sits where both forms keep it. */
 union rxe_stall_cqe {
@@ -49,11 +51,23 @@ static int rxe_stall_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	       cqe->ibwc.status == IB_WC_WR_FLUSH_ERR;
 }
 
+/* Once a modify came: this much longer, for it to reach its driver. */
+#define RXE_STALL_AFTER_MS 50
+
 static int rxe_stall_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
+	unsigned int ms = min(READ_ONCE(stall_ms), 1000U), seen = 0, t;
+
 	WRITE_ONCE(holding, true);
-	mdelay(min(READ_ONCE(stall_ms), 1000U));
+	for (t = 0; t < ms; t++) {
+		mdelay(1);
+		if (!seen && READ_ONCE(answered) != READ_ONCE(answered_before))
+			seen = t;
+		if (seen && t >= seen + RXE_STALL_AFTER_MS)
+			break;
+	}
 	WRITE_ONCE(holding, false);
+	WRITE_ONCE(answered_before, READ_ONCE(answered));
 	WRITE_ONCE(stalled, stalled + 1);
 	return 0;
 }
