@@ -32,7 +32,7 @@ static void rocectl_pool_kick(struct irq_work *work)
 {
 	struct rocectl_pool *p = container_of(work, struct rocectl_pool, kick);
 
-	queue_work(system_wq, &p->refill);
+	schedule_work(&p->refill);
 }
 
 /* An object, or NULL when the pool ran dry. Any context, NMI included. */
