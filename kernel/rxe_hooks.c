@@ -18,8 +18,6 @@
 #include <linux/udp.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
-#include <rdma/ib_user_verbs.h>
-#include <rdma/ib_verbs.h>
 #include "bth.h"
 #include "dev_counters.h"
 #include "devices.h"
@@ -28,6 +26,7 @@
 #include "probe_floor.h"
 #include "qp_events.h"
 #include "qps.h"
+#include "rxe_cqe.h"
 #include "rxe_hooks.h"
 
 #define ROCECTL_RXE_MODULE "rdma_rxe"
@@ -161,23 +160,13 @@ static int rocectl_rxe_qp_error_ret(struct kretprobe_instance *ri,
 }
 
 /*
- * rdma_rxe's struct rxe_cqe: a completion in the kernel's form or the
- * user's (rxe_verbs.h, the same from 5.10 to 7.x), chosen by its CQ's
- * owner.
- */
-union rocectl_rxe_cqe {
-	struct ib_wc ibwc;
-	struct ib_uverbs_wc uibwc;
-};
-
-/*
  * rxe_cq_post(struct rxe_cq *cq, struct rxe_cqe *cqe, int solicited):
  * rdma_rxe posts a completion. Its error completions come before its move
  * of the QP to ERR (rxe_completer(), rxe_responder()), so that an
  * application may see one and move the QP to ERR itself first: claimed
  * here for the driver (rocectl_qp_fail_claim_cqe()). The struct ib_cq
  * opens struct rxe_cq, as the RDMA core has it for every driver
- * (INIT_RDMA_OBJ_SIZE); the cqe's two forms keep the status in one place.
+ * (INIT_RDMA_OBJ_SIZE); the cqe is in either form (rxe_cqe.h).
  * May run in NMI context (a breakpoint probe): no lock, no allocation.
  */
 static int rocectl_rxe_cq_post(struct kprobe *kp, struct pt_regs *regs)
@@ -186,10 +175,7 @@ static int rocectl_rxe_cq_post(struct kprobe *kp, struct pt_regs *regs)
 	const union rocectl_rxe_cqe *cqe = (void *)regs_get_kernel_argument(regs, 1);
 	u32 qpn;
 
-	BUILD_BUG_ON(offsetof(struct ib_wc, status) !=
-		     offsetof(struct ib_uverbs_wc, status));
-	if (likely(cqe->ibwc.status == IB_WC_SUCCESS ||
-		   cqe->ibwc.status == IB_WC_WR_FLUSH_ERR))
+	if (likely(!rocectl_rxe_cqe_failed(cqe)))
 		return 0;
 	if (cq->uobject)
 		qpn = cqe->uibwc.qp_num;

@@ -15,8 +15,7 @@
 #include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
-#include <rdma/ib_user_verbs.h>
-#include <rdma/ib_verbs.h>
+#include "../../kernel/rxe_cqe.h"
 
 static unsigned int stall_ms = 300;
 module_param(stall_ms, uint, 0644);
@@ -33,22 +32,13 @@ MODULE_PARM_DESC(answered, "QP modifies made while soft-RoCE was held");
 static bool holding;
 static unsigned int answered_before;	/* answered when this hold began */
 
-/* rdma_rxe's struct rxe_cqe: its status sits where both forms keep it. */
-union rxe_stall_cqe {
-	struct ib_wc ibwc;
-	struct ib_uverbs_wc uibwc;
-};
-
 /* rxe_cq_post(struct rxe_cq *cq, struct rxe_cqe *cqe, int solicited) */
 static int rxe_stall_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	const union rxe_stall_cqe *cqe = (void *)regs_get_kernel_argument(regs, 1);
+	const union rocectl_rxe_cqe *cqe = (void *)regs_get_kernel_argument(regs, 1);
 
-	BUILD_BUG_ON(offsetof(struct ib_wc, status) !=
-		     offsetof(struct ib_uverbs_wc, status));
 	/* 0: hold it at the return, once the completion is out. */
-	return cqe->ibwc.status == IB_WC_SUCCESS ||
-	       cqe->ibwc.status == IB_WC_WR_FLUSH_ERR;
+	return !rocectl_rxe_cqe_failed(cqe);
 }
 
 /* Once a modify came: this much longer, for it to reach its driver. */
