@@ -268,7 +268,9 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 	/* The module sees the packets of software RoCE only. */
 	rdev->counts = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
 	rdev->owner = ibdev->ops.owner;
-	if (rdev->counts && rocectl_retired_init(&rdev->retired)) {
+	if (rdev->counts && (rocectl_retired_init(&rdev->retired) ||
+			     rocectl_departed_init(&rdev->departed))) {
+		rocectl_retired_free(&rdev->retired);
 		kfree(name);
 		kfree(rdev);
 		return -ENOMEM;
@@ -293,6 +295,7 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 		rocectl_dev_unmap(rdev);
 		synchronize_rcu();	/* the packet path may have found it */
 		rocectl_retired_free(&rdev->retired);
+		rocectl_departed_free(&rdev->departed);
 		kfree(name);
 		kfree(rdev);
 		return err;
@@ -324,6 +327,7 @@ static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
 	synchronize_rcu();
 	rcu_barrier();
 	rocectl_retired_free(&rdev->retired);
+	rocectl_departed_free(&rdev->departed);
 	kfree(rcu_dereference_protected(rdev->name, true));
 	kfree(rdev);
 }

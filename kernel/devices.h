@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
+#include "qp_departed.h"
 #include "qp_retired.h"
 #include "qp_stats.h"
 
@@ -58,6 +59,14 @@ struct rocectl_dev {
 	atomic64_t unattributed[ROCECTL_QP_NSTATS];
 	/* Counting devices: the same final counts per port and command name. */
 	struct rocectl_retired retired;
+	/* ... and the QPs destroyed last, one by one (a storm's walks). */
+	struct rocectl_departed departed;
+	/*
+	 * Hardware devices: DevX QP commands the backend could not follow
+	 * (qp_devx.c); the count when its DevX QPs were last marked.
+	 */
+	atomic64_t devx_missed;
+	u64 devx_marked;
 };
 
 /* What a port is, read on demand from ib_core. */

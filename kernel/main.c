@@ -17,6 +17,7 @@
 #include <rocectl_version.h>
 #include "devices.h"
 #include "netlink.h"
+#include "qp_devx.h"
 #include "qp_errors.h"
 #include "qp_events.h"
 #include "qp_hooks.h"
@@ -84,6 +85,7 @@ static void __exit rocectl_exit(void)
 	rocectl_qp_events_exit();
 	/* No handler runs once this returns; then the tables can go. */
 	rocectl_qp_hooks_exit();
+	rocectl_devx_missed_flush();	/* before the devices it marks go */
 	rocectl_devices_exit();
 	rocectl_qps_exit();
 	rocectl_qp_errors_exit();

@@ -106,6 +106,11 @@ static int rocectl_nl_fill_dev(struct sk_buff *skb,
 			goto cancel;
 	if (rdev->counts && rocectl_nl_put_dev_counters(skb, rdev))
 		goto cancel;
+	/* Hardware devices: their DevX QPs are only as complete as the backend's hook. */
+	if (!rdev->counts &&
+	    nla_put_u64_64bit(skb, ROCECTL_A_DEV_DEVX_MISSED,
+			      atomic64_read(&rdev->devx_missed), ROCECTL_A_PAD))
+		goto cancel;
 	/* Module-wide, on every device: its QPs are only as complete as the hooks. */
 	rocectl_qp_hooks_check();
 	if (nla_put_u64_64bit(skb, ROCECTL_A_DEV_QP_HOOK_MISSED,

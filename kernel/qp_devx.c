@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 #include "devices.h"
 #include "netlink.h"
 #include "qp_devx.h"
@@ -260,6 +261,65 @@ bool rocectl_devx_cmd_wanted(void)
 	return !ROCECTL_HOOK_USER_CREATE || !rocectl_qp_verb_running();
 }
 EXPORT_SYMBOL_GPL(rocectl_devx_cmd_wanted);
+
+/*
+ * A device's DevX commands missed: each of its DevX QPs live now may be
+ * the one the command created, moved or destroyed. Marked in process
+ * context, never guessed at; a QP whose create was missed is in no table,
+ * which the device's count says (dev stats, the exporter). An entry whose
+ * destroy was missed stays, marked, until its QPN's next create replaces
+ * it (rocectl_qp_insert()) or the device goes.
+ */
+static void rocectl_devx_missed_work(struct work_struct *work)
+{
+	struct rocectl_dev *rdev;
+	struct rocectl_qp *e;
+	unsigned long index = 0, qpn, flags;
+	u64 n;
+
+	mutex_lock(&rocectl_devs_lock);
+	while ((rdev = rocectl_dev_next(&index))) {
+		n = atomic64_read(&rdev->devx_missed);
+		if (n != rdev->devx_marked) {
+			rdev->devx_marked = n;
+			rcu_read_lock();
+			xa_for_each(&rdev->qps, qpn, e) {
+				if (!e->info.devx)
+					continue;
+				spin_lock_irqsave(&e->lock, flags);
+				e->info.incomplete = 1;
+				spin_unlock_irqrestore(&e->lock, flags);
+			}
+			rcu_read_unlock();
+		}
+		index++;
+	}
+	mutex_unlock(&rocectl_devs_lock);
+}
+
+static DECLARE_WORK(rocectl_devx_missed_wk, rocectl_devx_missed_work);
+
+void rocectl_devx_missed(struct device *parent)
+{
+	struct rocectl_dev *rdev;
+
+	if (!parent)
+		return;
+	rcu_read_lock();
+	rdev = rocectl_dev_by_parent_rcu(parent);
+	if (rdev) {
+		atomic64_inc(&rdev->devx_missed);
+		schedule_work(&rocectl_devx_missed_wk);
+	}
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(rocectl_devx_missed);
+
+/* At unload, after the backends: no marking is left running. */
+void rocectl_devx_missed_flush(void)
+{
+	cancel_work_sync(&rocectl_devx_missed_wk);
+}
 
 void rocectl_devx_cmd(struct device *parent, const struct rocectl_devx_cmd *c)
 {

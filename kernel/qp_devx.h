@@ -38,6 +38,12 @@ struct rocectl_devx_cmd {
  */
 void rocectl_devx_cmd(struct device *parent, const struct rocectl_devx_cmd *c);
 bool rocectl_devx_cmd_wanted(void);
+/*
+ * A command rocectl_devx_cmd_wanted() wanted that the backend could not
+ * follow to its return, on the device whose parent is parent.
+ */
+void rocectl_devx_missed(struct device *parent);
+void rocectl_devx_missed_flush(void);
 
 /* rocectl.ko's own: the held creates of a device, or all, forgotten. */
 void rocectl_devx_forget(u32 dev_index, bool all);

@@ -115,6 +115,24 @@ void rocectl_qps_exit(void)
 
 static void rocectl_qp_sum(const struct rocectl_qp *e, u64 *stats);
 
+/* Its last record, for the walks that sum QPs over time (wd_blast.c). */
+static void rocectl_qp_departed(const struct rocectl_qp *e, const u64 *stats)
+{
+	struct rocectl_qp_departed r = {
+		.id = e->id,
+		.tx_bytes = stats[ROCECTL_A_QP_STAT_TX_BYTES - ROCECTL_A_QP_STAT_TX_PACKETS],
+		.rx_bytes = stats[ROCECTL_A_QP_STAT_RX_BYTES - ROCECTL_A_QP_STAT_TX_PACKETS],
+		.pid = e->owner ? pid_nr(e->owner) : 0,
+		.has_path = e->info.has_path,
+		.tclass = e->info.tclass,
+		.sl = e->info.sl,
+		.blast_walk = READ_ONCE(e->blast_walk),
+	};
+
+	strscpy(r.comm, e->info.comm, sizeof(r.comm));
+	rocectl_departed_add(&e->rdev->departed, &r);
+}
+
 /* No packet-path reader can hold it now: its counts are final. */
 static void rocectl_qp_free_rcu(struct rcu_head *rcu)
 {
@@ -126,6 +144,7 @@ static void rocectl_qp_free_rcu(struct rcu_head *rcu)
 		rocectl_dev_qp_gone(e->rdev, stats);
 		rocectl_retired_add(&e->rdev->retired, e->info.port,
 				    e->info.comm, stats);
+		rocectl_qp_departed(e, stats);
 	}
 	free_percpu(e->stats);
 	put_pid(e->owner);
@@ -160,6 +179,11 @@ struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, bool from_hook)
 	e->counts = rdev->counts;
 	e->rdev = rdev;
 	return e;
+}
+
+u64 rocectl_qp_id_last(void)
+{
+	return atomic64_read(&rocectl_qp_ids);
 }
 
 /* An entry never inserted: nobody else can hold it. */

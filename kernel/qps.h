@@ -82,6 +82,8 @@ struct rocectl_qp {
 	bool counts;			/* the module counts this QP's packets */
 	bool tx_psn_valid;
 	bool rx_psn_valid;
+	/* The last storm detection's walk that met it (wd_blast.c). */
+	u16 blast_walk;
 	/* When the next qp_congestion event may fire. */
 	unsigned long cong_next;
 	struct rcu_head rcu;
@@ -102,6 +104,8 @@ static inline unsigned long rocectl_qp_drv_key(const struct ib_qp *qp)
 
 extern atomic_t rocectl_qps_gen;
 struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, bool from_hook);
+/* The id of the entry made last: those made after have a greater one. */
+u64 rocectl_qp_id_last(void);
 void rocectl_qp_discard(struct rocectl_qp *e);
 bool rocectl_qp_insert(struct rocectl_dev *rdev, struct rocectl_qp *e,
 		       bool replace);

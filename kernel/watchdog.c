@@ -184,41 +184,61 @@ fail:
 	return err;
 }
 
-static void rocectl_wd_act(struct rocectl_wd *w, int dir, int prio, u64 now)
+/*
+ * The action, if one is due: 1 taken, 0 none, else the driver's error.
+ * Reported apart (rocectl_wd_act_report()), so that a detection acts
+ * before it walks its QPs and still reports the detection first.
+ */
+static int rocectl_wd_act_take(struct rocectl_wd *w, int dir, int prio, u64 now)
 {
 	struct rocectl_wd_prio *ps = &w->p[dir][prio];
 	int err;
 
 	ps->action_time = now;
 	if (w->action != ROCECTL_WD_ACTION_FORWARD || ps->cleared)
-		return;
+		return 0;
 	err = rocectl_wd_clear(w, dir, prio);
 	trace_pfc_wd_action(w->name, prio, dir, w->action, err);
 	if (err) {
 		ps->actions_failed++;
-		rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_ACTION_FAILED, 0, 0, 0);
-		return;
+		return err;
 	}
 	ps->actions++;
-	rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_ACTION, 0, 0, 0);
+	return 1;
 }
 
+static void rocectl_wd_act_report(struct rocectl_wd *w, int dir, int prio,
+				  int taken)
+{
+	if (taken)
+		rocectl_wd_notify(w, dir, prio, taken < 0 ?
+				  ROCECTL_WD_EV_ACTION_FAILED : ROCECTL_WD_EV_ACTION,
+				  0, 0, 0);
+}
+
+static void rocectl_wd_act(struct rocectl_wd *w, int dir, int prio, u64 now)
+{
+	rocectl_wd_act_report(w, dir, prio, rocectl_wd_act_take(w, dir, prio, now));
+}
+
+/* PFC cleared first: the QPs' walk and the reports come after. */
 static void rocectl_wd_detect(struct rocectl_wd *w, int dir, int prio,
 			      const struct rocectl_wd_judge_cfg *c, u64 now)
 {
 	struct rocectl_wd_prio *ps = &w->p[dir][prio];
 	u64 window_us = rocectl_wd_judge_detected(ps, c, now);
-
 	struct rocectl_wd_blast *b;
+	int taken;
 
 	ps->last_detect_real = ktime_get_real_ns();
+	taken = rocectl_wd_act_take(w, dir, prio, now);
 	rocectl_wd_blast_detect(w, dir, prio);
 	b = w->blast[dir][prio];
 	trace_pfc_storm_detect(w->name, prio, dir, window_us, ps->ev_pause_us,
 			       ps->ev_frames, b ? b->qps : 0, b ? b->procs : 0);
 	rocectl_wd_notify(w, dir, prio, ROCECTL_WD_EV_DETECT, window_us,
 			  ps->ev_pause_us, ps->ev_frames);
-	rocectl_wd_act(w, dir, prio, now);
+	rocectl_wd_act_report(w, dir, prio, taken);
 }
 
 static void rocectl_wd_restore(struct rocectl_wd *w, int dir, int prio, u64 now)
@@ -370,6 +390,8 @@ static void rocectl_wd_poll(struct work_struct *work)
 			}
 		}
 	}
+	/* The storms' QPs: destroyed ones read, all walked now and then. */
+	rocectl_wd_blast_poll(w);
 	/* The NIC's own stall prevention acted: say so. */
 	for (d = 0; d < 2 && w->have_prev && w->layout.stall_known; d++) {
 		u64 n = rocectl_wd_delta(cur->stall[d], w->prev.stall[d], U32_MAX);

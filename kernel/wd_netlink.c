@@ -24,7 +24,9 @@ static int rocectl_wd_put_blast(struct sk_buff *skb,
 	if (!b)
 		return 0;
 	if (nla_put_u32(skb, ROCECTL_A_WDP_BLAST_QPS, b->qps) ||
-	    nla_put_u32(skb, ROCECTL_A_WDP_BLAST_PROCS, b->procs))
+	    nla_put_u32(skb, ROCECTL_A_WDP_BLAST_PROCS, b->procs) ||
+	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_BLAST_LOST, b->lost,
+			      ROCECTL_A_WDP_PAD))
 		return -EMSGSIZE;
 	rocectl_wd_blast_top(b, top, &n);
 	for (i = 0; i < n; i++) {
@@ -431,7 +433,6 @@ int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(w)) {
 		err = PTR_ERR(w);
 	} else {
-		rocectl_wd_blast_refresh_all(w);
 		err = rocectl_wd_fill(msg, w, ROCECTL_CMD_WD_GET, info->snd_portid,
 				      info->snd_seq, 0, -1, 0, 0, 0, 0, 0);
 	}
@@ -453,7 +454,6 @@ int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	list_for_each_entry(w, &rocectl_wds, list) {
 		if (i++ < cb->args[0])
 			continue;
-		rocectl_wd_blast_refresh_all(w);
 		err = rocectl_wd_fill(skb, w, ROCECTL_CMD_WD_GET,
 				      NETLINK_CB(cb->skb).portid,
 				      cb->nlh->nlmsg_seq, NLM_F_MULTI, -1, 0, 0,

@@ -36,6 +36,9 @@ struct stats_dev {
 	uint64_t unseen, probe_missed;
 	/* Module-wide: QP verb calls the hooks missed. */
 	uint64_t qp_hook_missed;
+	/* Hardware devices: DevX QP commands the backend missed. */
+	bool has_devx_missed;
+	uint64_t devx_missed;
 };
 
 struct stats_devs {
@@ -72,6 +75,10 @@ static int devs_cb(const struct nlmsghdr *nlh, void *data)
 		d->ports = mnl_attr_get_u32(tb[ROCECTL_A_DEV_NUM_PORTS]);
 	if (tb[ROCECTL_A_DEV_QP_HOOK_MISSED])
 		d->qp_hook_missed = mnl_attr_get_u64(tb[ROCECTL_A_DEV_QP_HOOK_MISSED]);
+	if (tb[ROCECTL_A_DEV_DEVX_MISSED]) {
+		d->has_devx_missed = true;
+		d->devx_missed = mnl_attr_get_u64(tb[ROCECTL_A_DEV_DEVX_MISSED]);
+	}
 	if (tb[ROCECTL_A_DEV_QPS_GONE] && tb[ROCECTL_A_DEV_UNATTRIBUTED]) {
 		d->counts = true;
 		qp_stat_values(tb[ROCECTL_A_DEV_QPS_GONE], d->gone);
@@ -199,8 +206,11 @@ static int print_qp_sum(struct rocectl *rc, const struct stats_dev *d)
 		out_uint("qps", "(sum over %" PRIu64 " QPs", sum.counted);
 	else
 		out_uint("qps", "(%" PRIu64 " QPs tracked, no packet counters on this device", sum.qps);
-	out_uint("module_qp_hook_missed", "; module-wide, QP verb calls missed: %" PRIu64 ")",
+	out_uint("module_qp_hook_missed", "; module-wide, QP verb calls missed: %" PRIu64,
 		 d->qp_hook_missed);
+	if (d->has_devx_missed)
+		out_uint("devx_missed", "; DevX QP commands missed: %" PRIu64, d->devx_missed);
+	out_text(")");
 	if (d->counts)
 		print_counters(sum.v);
 	out_close_object();

@@ -148,7 +148,7 @@ static void write_watchdog(struct prom *p, const struct snapshot *s)
 		prom_u64(p, l, 1, s->stalls[i].errors);
 	}
 	prom_family(p, "rocectl_watchdog_storm_affected_qps", PROM_GAUGE,
-		    "QPs whose traffic maps to the priority on the netdev, at the detection of its current or last storm.");
+		    "QPs whose traffic maps to the priority on the netdev in its current or last storm: at its detection, and those created during it.");
 	for (i = 0; i < s->nprios; i++) {
 		struct prom_label l[] = { L("netdev", s->prios[i].netdev), L("prio", s->prios[i].prio),
 					  L("direction", s->prios[i].direction) };
@@ -227,6 +227,13 @@ static void write_unattributed(struct prom *p, const struct snapshot *s)
 		prom_family(p, "rocectl_qp_hook_missed", PROM_COUNTER,
 			    "Calls of the RDMA core's QP verbs the module's hooks missed (more in progress at once than it follows), all devices: the QPs live then are marked incomplete.");
 		prom_u64(p, NULL, 0, s->qp_hook_missed);
+	}
+	prom_family(p, "rocectl_devx_commands_missed", PROM_COUNTER,
+		    "QP commands of DevX user contexts the module could not follow on a hardware device (more in the firmware at once than its backend follows, module parameter devx_instances): its DevX QPs live then are marked incomplete, a missed create's QP is not listed.");
+	for (i = 0; i < s->ndevx; i++) {
+		struct prom_label l[] = { L("device", s->devx[i].dev) };
+
+		prom_u64(p, l, 1, s->devx[i].missed);
 	}
 	if (!s->has_unseen)
 		return;

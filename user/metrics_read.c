@@ -46,6 +46,15 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		snprintf(d->dev, sizeof(d->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
 		qp_stat_values(tb[ROCECTL_A_DEV_UNATTRIBUTED], d->unattributed);
 	}
+	if (tb[ROCECTL_A_DEV_DEVX_MISSED]) {
+		struct devx_miss *x;
+
+		if (!grow_array((void **)&s->devx, s->ndevx, sizeof(*s->devx)))
+			return MNL_CB_ERROR;
+		x = &s->devx[s->ndevx++];
+		snprintf(x->dev, sizeof(x->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+		x->missed = mnl_attr_get_u64(tb[ROCECTL_A_DEV_DEVX_MISSED]);
+	}
 	if (tb[ROCECTL_A_DEV_QP_HOOK_MISSED]) {
 		s->has_hook_missed = true;
 		s->qp_hook_missed = mnl_attr_get_u64(tb[ROCECTL_A_DEV_QP_HOOK_MISSED]);
@@ -262,6 +271,7 @@ static void restart_ports(void *data)
 {
 	((struct snapshot *)data)->nports = 0;
 	((struct snapshot *)data)->naccts = 0;
+	((struct snapshot *)data)->ndevx = 0;
 }
 
 static void restart_prios(void *data)
@@ -448,4 +458,5 @@ void metrics_snapshot_free(struct snapshot *s)
 	free(s->retired);
 	free(s->errs);
 	free(s->waits);
+	free(s->devx);
 }

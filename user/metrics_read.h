@@ -101,6 +101,12 @@ struct dev_acct {
 	uint64_t unattributed[QP_NSTATS];
 };
 
+/* A hardware device's DevX QP commands the module's backend could not follow. */
+struct devx_miss {
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	uint64_t missed;
+};
+
 /* QPs a running qp counters follow waits to give a counter set, per device. */
 struct set_wait {
 	char dev[ROCECTL_DEV_NAME_MAX + 1];
@@ -131,6 +137,8 @@ struct snapshot {
 	unsigned int err_records;	/* the module's failure ring's size, 0 unknown */
 	struct set_wait *waits;
 	size_t nwaits;
+	struct devx_miss *devx;
+	size_t ndevx;
 };
 
 /*

@@ -86,6 +86,7 @@ static const enum mnl_attr_data_type rocectl_attr_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_ID] = MNL_TYPE_U64,
 	[ROCECTL_A_QP_DEVX] = MNL_TYPE_FLAG,
 	[ROCECTL_A_QP_COUNTER_SET] = MNL_TYPE_U32,
+	[ROCECTL_A_DEV_DEVX_MISSED] = MNL_TYPE_U64,
 };
 
 /* enum rocectl_attr: each attribute's name in the spec. */
@@ -167,6 +168,7 @@ static const char *const rocectl_attr_names[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_ID] = "qp-id",
 	[ROCECTL_A_QP_DEVX] = "qp-devx",
 	[ROCECTL_A_QP_COUNTER_SET] = "qp-counter-set",
+	[ROCECTL_A_DEV_DEVX_MISSED] = "dev-devx-missed",
 };
 
 /* enum rocectl_port_attr: each attribute's type, by the spec. */
@@ -255,6 +257,7 @@ static const enum mnl_attr_data_type rocectl_wd_prio_attr_types[ROCECTL_A_WDP_MA
 	[ROCECTL_A_WDP_BLAST_QPS] = MNL_TYPE_U32,
 	[ROCECTL_A_WDP_BLAST_PROCS] = MNL_TYPE_U32,
 	[ROCECTL_A_WDP_BLAST_PROC] = MNL_TYPE_NESTED,
+	[ROCECTL_A_WDP_BLAST_LOST] = MNL_TYPE_U64,
 };
 
 /* enum rocectl_wd_prio_attr: each attribute's name in the spec. */
@@ -277,6 +280,7 @@ static const char *const rocectl_wd_prio_attr_names[ROCECTL_A_WDP_MAX + 1] = {
 	[ROCECTL_A_WDP_BLAST_QPS] = "blast-qps",
 	[ROCECTL_A_WDP_BLAST_PROCS] = "blast-procs",
 	[ROCECTL_A_WDP_BLAST_PROC] = "blast-proc",
+	[ROCECTL_A_WDP_BLAST_LOST] = "blast-lost",
 };
 
 /* enum rocectl_wd_blast_attr: each attribute's type, by the spec. */

@@ -71,6 +71,10 @@ static void print_blast(const struct nlattr *nest, const struct nlattr **tb)
 	if (tb[ROCECTL_A_WDP_BLAST_PROCS])
 		out_uint("affected_procs", "procs %" PRIu64 " ",
 			 mnl_attr_get_u32(tb[ROCECTL_A_WDP_BLAST_PROCS]));
+	/* QPs destroyed too fast to be read: their bytes are left out. */
+	if (tb[ROCECTL_A_WDP_BLAST_LOST] && mnl_attr_get_u64(tb[ROCECTL_A_WDP_BLAST_LOST]))
+		out_uint("affected_lost", "lost %" PRIu64 " ",
+			 mnl_attr_get_u64(tb[ROCECTL_A_WDP_BLAST_LOST]));
 	out_str("bytes_counted", "(bytes %s", rx ? "received" : "sent");
 	if (rx) {
 		out_bool("likely_slow_receivers", NULL, true);

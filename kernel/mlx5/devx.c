@@ -9,6 +9,19 @@
  * handler keeps the buffers of QP commands that carry a user context's
  * uid and lets every other command go at once; the return handler decodes
  * the command and its outbox (qp_cmd.c) once the firmware accepted it.
+ *
+ * A command the kretprobe cannot follow (its instances all held by
+ * commands still in the firmware) never reaches the entry handler: a
+ * plain kprobe on the same entry tells it. Probes on one address run in
+ * one hit, on one CPU with preemption off, the one registered last first
+ * (the kprobes core adds each at the head of the address's list, 5.10 to
+ * 7.2): the plain kprobe is registered before the kretprobe, so the entry
+ * handler marks the hit followed in a per-CPU flag before the plain
+ * kprobe's handler reads it and counts a wanted command without the mark
+ * as missed, on its device (rocectl_devx_missed()). Not a post handler:
+ * one joining a probe already armed through ftrace is disarmed through
+ * the wrong ftrace ops at unregistration (6.1, 6.12), which leaves the
+ * probe behind.
  */
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
@@ -46,23 +59,57 @@ struct rm5_devx_args {
 	int out_size;
 };
 
+/* This CPU's hit of the entry was followed (rm5_devx_entry()). */
+static DEFINE_PER_CPU(bool, rm5_devx_followed);
+
+/* Whether the command at the entry is one the hook follows: a user context's QP command. */
+static bool rm5_devx_wanted(struct pt_regs *regs)
+{
+	const void *in = (const void *)regs_get_kernel_argument(regs, 1);
+	int in_size = (int)regs_get_kernel_argument(regs, 2);
+
+	return in && in_size >= MLX5_ST_SZ_BYTES(qp_2err_in) &&
+	       MLX5_GET(qp_2err_in, in, uid) &&
+	       rm5_qp_cmd_opcode(MLX5_GET(qp_2err_in, in, opcode)) &&
+	       rocectl_devx_cmd_wanted();
+}
+
 /* A user context's QP or DCT command: followed to its return. */
 static int rm5_devx_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rm5_devx_args *a = (void *)ri->data;
-	u16 opcode;
 
-	a->in = (const void *)regs_get_kernel_argument(regs, 1);
-	a->in_size = (int)regs_get_kernel_argument(regs, 2);
-	if (!a->in || a->in_size < MLX5_ST_SZ_BYTES(qp_2err_in) ||
-	    !MLX5_GET(qp_2err_in, a->in, uid))
-		return 1;
-	opcode = MLX5_GET(qp_2err_in, a->in, opcode);
-	if (!rm5_qp_cmd_opcode(opcode) || !rocectl_devx_cmd_wanted())
+	if (!rm5_devx_wanted(regs))
 		return 1;
 	a->dev = (struct mlx5_core_dev *)regs_get_kernel_argument(regs, 0);
+	a->in = (const void *)regs_get_kernel_argument(regs, 1);
+	a->in_size = (int)regs_get_kernel_argument(regs, 2);
 	a->out = (const void *)regs_get_kernel_argument(regs, 3);
 	a->out_size = (int)regs_get_kernel_argument(regs, 4);
+	this_cpu_write(rm5_devx_followed, true);
+	return 0;
+}
+
+/* Both probes are in place: a hit without the mark is a miss. */
+static bool rm5_devx_counting;
+
+/*
+ * After the kretprobe's handler in the same hit: a wanted command it did
+ * not follow is counted on its device.
+ */
+static int rm5_devx_after(struct kprobe *p, struct pt_regs *regs)
+{
+	struct mlx5_core_dev *dev;
+
+	if (this_cpu_read(rm5_devx_followed)) {
+		this_cpu_write(rm5_devx_followed, false);
+		return 0;
+	}
+	if (!READ_ONCE(rm5_devx_counting) || !rm5_devx_wanted(regs))
+		return 0;
+	dev = (struct mlx5_core_dev *)regs_get_kernel_argument(regs, 0);
+	if (dev)
+		rocectl_devx_missed(dev->device);
 	return 0;
 }
 
@@ -138,6 +185,10 @@ static struct kretprobe rm5_devx_probe = {
 	.data_size = sizeof(struct rm5_devx_args),
 };
 
+static struct kprobe rm5_devx_miss_probe = {
+	.pre_handler = rm5_devx_after,
+};
+
 static bool rm5_devx_on;
 
 /* The benchmark's probe floor: the probe, handlers that do nothing. */
@@ -159,11 +210,24 @@ int rm5_devx_init(void)
 		rm5_devx_probe.entry_handler = rm5_devx_floor;
 		rm5_devx_probe.handler = rm5_devx_floor;
 	}
+	/* First: its handler runs after the kretprobe's (see the top). */
+	if (ROCECTL_HANDLE_PROBES) {
+		rm5_devx_miss_probe.symbol_name = devx_cmd_fn;
+		err = register_kprobe(&rm5_devx_miss_probe);
+		if (err) {
+			pr_err("cannot hook %s for DevX QP commands missed: %d\n",
+			       devx_cmd_fn, err);
+			return err;
+		}
+	}
 	err = register_kretprobe(&rm5_devx_probe);
 	if (err) {
 		pr_err("cannot hook %s for DevX QPs: %d\n", devx_cmd_fn, err);
+		if (ROCECTL_HANDLE_PROBES)
+			unregister_kprobe(&rm5_devx_miss_probe);
 		return err;
 	}
+	WRITE_ONCE(rm5_devx_counting, true);
 	rm5_devx_on = true;
 	return 0;
 }
@@ -172,8 +236,11 @@ void rm5_devx_exit(void)
 {
 	if (!rm5_devx_on)
 		return;
+	WRITE_ONCE(rm5_devx_counting, false);
 	unregister_kretprobe(&rm5_devx_probe);
+	if (ROCECTL_HANDLE_PROBES)
+		unregister_kprobe(&rm5_devx_miss_probe);
 	if (rm5_devx_probe.nmissed)
-		pr_warn("%s: %d DevX commands missed (more than %d at once)\n",
-			devx_cmd_fn, rm5_devx_probe.nmissed, rm5_devx_probe.maxactive);
+		pr_warn("DevX QP commands missed since load: %d, more than devx_instances=%d at once (counted per device in dev stats)\n",
+			rm5_devx_probe.nmissed, rm5_devx_probe.maxactive);
 }

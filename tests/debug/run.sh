@@ -62,7 +62,7 @@ cd "$ROOT" || exit 1
 # that is not run is named in the output, never left out silently. faults
 # goes last: a lockdep report turns lockdep off for the rest of the boot,
 # and its injected allocation failures reach the kernel's own error paths.
-DEFAULT_SCENARIOS="devices qps rxe_sender wd_hold fuzz mlx5 devx races faults"
+DEFAULT_SCENARIOS="devices qps rxe_sender wd_hold fuzz mlx5 devx devx_load races faults"
 FULL_SCENARIOS="${DEFAULT_SCENARIOS/ faults/} qp_stress watchdog permissions hw_counters faults"
 all=$(sed -n 's/^SCENARIOS=\${SCENARIOS:-"\(.*\)"}$/\1/p' tests/guest/run.sh)
 if [ "$*" = --list ]; then

@@ -55,11 +55,21 @@ say dcb pfc show dev sim0
 say -s 1 "$ROCECTL" watchdog stats check
 echo "exit status 1: a priority is in storm"
 note "traffic still moves: priority 3 is lossy while the storm lasts"
-say "$QPT" pair -d rxe0 -D rxe1 -g "${gid:-1}" -n 1 -m 100 -s 4096 --tos 104 -T 10
+printf '\n\033[1m$ %s\033[0m\n' "$QPT pair -d rxe0 -D rxe1 -n 1 -m 100 -s 4096 --tos 104 (a new process)"
+"$QPT" pair -d rxe0 -D rxe1 -g "${gid:-1}" -n 1 -m 100 -s 4096 --tos 104 -T 10 > "$TMPDIR/storm.json" &
+sender=$!
+wait $sender || stop "the QP pair during the storm failed."
+sent=$(jq .bytes "$TMPDIR/storm.json")
+cat "$TMPDIR/storm.json"
 say sh -c "echo '3 0' > $SIM/sim0/rx_storm"
 sleep 1.5
 say dcb pfc show dev sim0
 say "$ROCECTL" watchdog stats
+note "the storm names the process that sent during it (pid $sender, $sent bytes by its own count), gone since"
+named=$("$ROCECTL" -j watchdog stats dev sim0 | jq ".[0].prios[] | select(.prio == 3 and .direction == \"rx\") | .affected[] | select(.pid == $sender) | .bytes")
+[ -n "$named" ] && [ "$named" -ge "$sent" ] ||
+	stop "the storm's blast radius does not name the sender $sender with its $sent bytes (got: ${named:-nothing})."
+echo "pid $sender: $named bytes during the storm"
 note "what rocectl monitor watchdog printed"
 cat $TMPDIR/events
 kill $(jobs -p) 2>/dev/null

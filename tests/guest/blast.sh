@@ -10,7 +10,7 @@
 # A hardware device's QPs (simrdma's, whose packets the module never sees)
 # get their priority and are named too, without bytes.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 11
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 EV=$W/ev.json
@@ -164,6 +164,28 @@ storm sim2 3 0
 rc watchdog del dev sim2
 echo "destroy all" > "$SRD/srd0/qps"; echo srd0 > "$SRD/del_device"
 log_test "a hardware device's QPs: their priority from dcb app, named by a storm on its netdev (no bytes: the NIC counts them)"
+
+# --- a process that starts during a storm and is gone before its end ------------------------
+# C creates its QPs on priority 3 after the detection, sends, destroys them
+# and exits; the restore still names it, with the bytes its QP sent.
+storm sim0 3 1000
+busywait 10000 eval '[ "$(nev detect 3)" = 2 ]' || fail "no second detection on 3"
+check_eq "$(ev detect 3 '[.affected_qps, [.affected[] | [.pid, .qps]]]')" "[2,[[$A,2]]]" "detect: A's two QPs"
+"$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 1 -m 100 -s 4096 --tos 104 -T 60 > "$W/c.json" 2> "$W/c.err" &
+C=$!
+wait $C || fail "C's traffic: $(cat "$W/c.err")"
+sent=$(jq .bytes "$W/c.json")
+storm sim0 3 0
+busywait 30000 eval '[ "$(nev restore 3)" = 2 ]' || fail "no second restore on 3"
+rc -j watchdog stats dev sim0 > "$W/st2.json"
+blast() { jq -c ".[0].prios[] | select(.prio == 3 and .direction == \"rx\") | $1" "$W/st2.json"; }
+check_eq "$(blast '[.affected_qps, .affected_procs, [.affected[] | [.pid, .qps]]]')" \
+	"[3,2,[[$C,1],[$A,2]]]" "C's QP counted and named first, A's idle two after it"
+cb=$(blast ".affected[] | select(.pid == $C) | .bytes")
+[ "$sent" -gt 0 ] && [ "${cb:-0}" -ge "$sent" ] || fail "C sent $sent bytes by its own count, the storm names ${cb:-none}"
+check_eq "$(blast ".affected[] | select(.pid == $A) | .bytes")" 0 "A idle during this storm"
+check_eq "$(ev restore 3 '[.affected[] | .pid]')" "[$C,$A]" "the restore event names C too"
+log_test "a storm counts the QPs created during it: a process gone before the restore is named with its bytes"
 
 kill $A $B 2>/dev/null
 wait $A $B 2>/dev/null

@@ -292,8 +292,13 @@ log_test "a real Prometheus scrapes the exporter: its query API returns the stor
 # Every metric they read is in a scrape of this scenario (one with live
 # QPs and traffic, one after a storm); Prometheus loaded the rules and
 # evaluated every one of them without an error.
+# A hardware device's series too (simrdma's: its DevX commands missed).
+simrdma_dev srd0 sim0 || fail "simrdma srd0"
+settle
+scrape > "$W/hw.txt" || fail "scrape with srd0"
+echo srd0 > "$SRD/del_device" && rmmod simrdma || fail "srd0 away"
 out=$(python3 "$ROOT/tests/prometheus/metric_names.py" "$ROOT/user/system/rocectl.rules.yml" \
-	"$ROOT/user/system/rocectl-dashboard.json" "$W/m.txt" "$W/wd.txt" 2>&1) || fail "$out"
+	"$ROOT/user/system/rocectl-dashboard.json" "$W/m.txt" "$W/wd.txt" "$W/hw.txt" 2>&1) || fail "$out"
 rules_ok() {
 	curl -sf --max-time 30 http://127.0.0.1:9090/api/v1/rules > "$W/rules.json" &&
 		jq -e '[.data.groups[].rules[]] | length > 0 and all(.health == "ok")' "$W/rules.json" > /dev/null

@@ -10,6 +10,7 @@
  * "verbs 1", simrdma's own QP verbs issue the same commands with a uid, as
  * mlx5_ib's verbs do for a user context: none of those is a DevX QP's.
  */
+#include <linux/delay.h>
 #include <linux/mlx5/driver.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5/qp.h>
@@ -30,12 +31,16 @@ static struct simrdma_dev *simrdma_devx_sdev(struct mlx5_core_dev *dev)
  * The simulated firmware: QPN (or DCTN) allocation and the outbox's
  * status; a command after "fail" is refused with a bad status. Moves and
  * destroys of QPs it does not know are accepted: the verbs' own QPs.
+ * After "slow MS" every command takes MS, sleeping outside the lock:
+ * commands overlap in the firmware, as a loaded ConnectX's queue behind
+ * its command interface.
  */
 noinline int simrdma_devx_cmd(struct mlx5_core_dev *dev, void *in, int in_size,
 			      void *out, int out_size)
 {
 	struct simrdma_dev *sd = simrdma_devx_sdev(dev);
 	u16 opcode = MLX5_GET(qp_2err_in, in, opcode);
+	unsigned int slow;
 	bool fail;
 	int qpn;
 
@@ -74,7 +79,10 @@ noinline int simrdma_devx_cmd(struct mlx5_core_dev *dev, void *in, int in_size,
 		qpn = 0;
 		break;
 	}
+	slow = sd->devx_slow_ms;
 	mutex_unlock(&sd->devx_lock);
+	if (slow)
+		msleep(slow);
 	if (qpn < 0) {
 		MLX5_SET(qp_2err_out, out, status, MLX5_CMD_STAT_LIM_ERR);
 		return -EREMOTEIO;
@@ -264,7 +272,7 @@ static int simrdma_devx_bench(struct simrdma_dev *sd, char *rest)
 	return err;
 }
 
-/* "CMD [QPN] [key=value ...]", "verbs 0|1", "fail" (the next command). */
+/* "CMD [QPN] [key=value ...]", "verbs 0|1", "fail" (the next command), "slow MS". */
 ssize_t simrdma_devx_write(struct simrdma_dev *sd, char *buf, size_t len)
 {
 	struct simrdma_devx_args a = { .uid = 1 };
@@ -279,6 +287,16 @@ ssize_t simrdma_devx_write(struct simrdma_dev *sd, char *buf, size_t len)
 			return -EINVAL;
 		mutex_lock(&sd->devx_lock);
 		sd->devx_fail = true;
+		mutex_unlock(&sd->devx_lock);
+		return len;
+	}
+	if (!strcmp(cmd, "slow")) {
+		unsigned int ms;
+
+		if (!rest || kstrtouint(rest, 0, &ms) || ms > 60000)
+			return -EINVAL;
+		mutex_lock(&sd->devx_lock);
+		sd->devx_slow_ms = ms;
 		mutex_unlock(&sd->devx_lock);
 		return len;
 	}

@@ -97,6 +97,8 @@ struct simrdma_dev {
 	u64 devx_bench_ns;		/* the last "bench"'s time */
 	bool devx_fail;
 	bool devx_verbs;
+	/* Each command's time in the firmware, slept outside devx_lock. */
+	unsigned int devx_slow_ms;
 };
 
 struct simrdma_qp {

@@ -86,6 +86,7 @@ static const struct ainfo top_attrs[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_ID] = { T_U64 },
 	[ROCECTL_A_QP_DEVX] = { T_ANY },
 	[ROCECTL_A_QP_COUNTER_SET] = { T_U32 },
+	[ROCECTL_A_DEV_DEVX_MISSED] = { T_U64 },
 };
 
 static const struct ainfo port_attrs[ROCECTL_A_PORT_MAX + 1] = {
@@ -140,6 +141,7 @@ static const struct ainfo wd_prio_attrs[ROCECTL_A_WDP_MAX + 1] = {
 	[ROCECTL_A_WDP_BLAST_QPS] = { T_U32 },
 	[ROCECTL_A_WDP_BLAST_PROCS] = { T_U32 },
 	[ROCECTL_A_WDP_BLAST_PROC] = { T_NEST, N_WD_BLAST_PROC },
+	[ROCECTL_A_WDP_BLAST_LOST] = { T_U64 },
 };
 
 static const struct ainfo wd_blast_proc_attrs[ROCECTL_A_WDB_MAX + 1] = {
