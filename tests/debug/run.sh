@@ -95,6 +95,9 @@ dCYCLES=${ROCECTL_DEBUG_UNLOAD_CYCLES:-2}
 # Each of races' four races: 30 s here (the normal lane's 60 s); one takes
 # about 60 s of this kernel's time with its set-up and checks.
 dRACE=${ROCECTL_DEBUG_RACE_SECONDS:-30}
+# faults' QP churn while entries cannot be allocated, repeated (the first
+# drains the pool; each later one, about 13 s here, with fresh QPs).
+dFAULTS=${ROCECTL_DEBUG_FAULT_RUNS:-8}
 
 left=$(words_minus "$all" "$scenarios")
 # A part of the lane (ROCECTL_DEBUG_TAG: make check runs it in two guests)
@@ -216,7 +219,7 @@ append="loglevel=5 kasan_multi_shot rcupdate.rcu_cpu_stall_timeout=60 slub_debug
 ROCECTL_KERNEL=$dir/bzImage ROCECTL_KVER=$rel VM_MEM=${ROCECTL_DEBUG_MEM:-4096} VM_TIMEOUT=$dVMT \
 VM_SMP=2,sockets=2,cores=1,threads=1 \
 VM_APPEND="$append" \
-	tests/qemu/vm.sh "$OUT/guest" env ROCECTL_DKMS=0 T="$dT" SCENARIO_TIMEOUT="$dST" FUZZ_COUNT="$dFUZZ" UNLOAD_CYCLES="$dCYCLES" RACE_SECONDS="$dRACE" \
+	tests/qemu/vm.sh "$OUT/guest" env ROCECTL_DKMS=0 T="$dT" SCENARIO_TIMEOUT="$dST" FUZZ_COUNT="$dFUZZ" UNLOAD_CYCLES="$dCYCLES" RACE_SECONDS="$dRACE" FAULT_RUNS="$dFAULTS" \
 	${ROCECTL_DEBUG_GUEST_ENV:-} bash tests/debug/guest-job.sh $scenarios > "$OUT/guest.log" 2>&1
 code=$?
 # Every scenario's lines, in order, "debug: "-prefixed; the failures that
