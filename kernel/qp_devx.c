@@ -30,6 +30,7 @@
 /* Who made a DevX QP and when: the create's task, taken at the create. */
 struct rocectl_devx_creator {
 	pid_t pid;
+	u64 cgroup;
 	struct pid *owner;	/* held; handed on to the entry */
 	char comm[TASK_COMM_LEN];
 	u64 time;
@@ -38,6 +39,7 @@ struct rocectl_devx_creator {
 static void rocectl_devx_creator_now(struct rocectl_devx_creator *w)
 {
 	w->pid = task_tgid_nr(current);
+	w->cgroup = rocectl_task_cgroup(current);
 	w->owner = get_task_pid(current, PIDTYPE_TGID);
 	/* Without the task's lock, as the scheduler's tracepoints read it. */
 	strscpy(w->comm, current->comm, sizeof(w->comm));
@@ -164,6 +166,7 @@ static void rocectl_devx_insert(struct rocectl_dev *rdev,
 	in->port = 1;		/* each port of a ConnectX is a function */
 	in->type = c->type;
 	in->pid = who->pid;
+	in->cgroup = who->cgroup;
 	memcpy(in->comm, who->comm, sizeof(in->comm));
 	in->create_time = who->time;
 	in->state_time = who->time;

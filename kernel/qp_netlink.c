@@ -96,7 +96,10 @@ int rocectl_nl_put_qp(struct sk_buff *skb, u32 dev_index, const char *dev,
 	    nla_put_u32(skb, ROCECTL_A_QP_PORT, in->port) ||
 	    (rocectl_nl_qp_owner_shown(in, cmd) &&
 	     (nla_put_u32(skb, ROCECTL_A_QP_PID, in->pid) ||
-	      nla_put_string(skb, ROCECTL_A_QP_COMM, in->comm))) ||
+	      nla_put_string(skb, ROCECTL_A_QP_COMM, in->comm) ||
+	      (in->cgroup &&
+	       nla_put_u64_64bit(skb, ROCECTL_A_QP_CGROUP, in->cgroup,
+				 ROCECTL_A_PAD)))) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_KERNEL, in->kernel) ||
 	    nla_put_u64_64bit(skb, ROCECTL_A_QP_CREATE_TIME, in->create_time,
 			      ROCECTL_A_PAD) ||

@@ -5,6 +5,7 @@
  * preemption off) and device removal; readers are netlink (RCU and the
  * entry's lock) and the packet path (RCU only).
  */
+#include <linux/cgroup.h>
 #include <linux/hash.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -179,6 +180,23 @@ struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, bool from_hook)
 	e->counts = rdev->counts;
 	e->rdev = rdev;
 	return e;
+}
+
+/*
+ * Any context a hook runs in: the task's css_set is read under RCU, and
+ * cgroup_id() is the cgroup directory's kernfs id (its inode number on
+ * 64-bit), which tells the tool the directory.
+ */
+u64 rocectl_task_cgroup(struct task_struct *task)
+{
+	u64 id = 0;
+
+#ifdef CONFIG_CGROUPS
+	rcu_read_lock();
+	id = cgroup_id(task_dfl_cgroup(task));
+	rcu_read_unlock();
+#endif
+	return id;
 }
 
 u64 rocectl_qp_id_last(void)
@@ -491,6 +509,7 @@ static void rocectl_qp_fill_created(struct rocectl_qp *e, struct ib_qp *qp,
 		strscpy(in->comm, kern_name, sizeof(in->comm));
 	} else {
 		in->pid = task_tgid_nr(current);
+		in->cgroup = rocectl_task_cgroup(current);
 		e->owner = get_task_pid(current, PIDTYPE_TGID);
 		/* Without the task's lock, as the scheduler's tracepoints read it. */
 		strscpy(in->comm, current->comm, sizeof(in->comm));
@@ -908,6 +927,7 @@ static bool rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
 	if (!qp->res.kern_name && task) {
 		e->info.kernel = 0;
 		e->info.pid = task_tgid_nr(task);
+		e->info.cgroup = rocectl_task_cgroup(task);
 		e->owner = get_task_pid(task, PIDTYPE_TGID);
 		get_task_comm(e->info.comm, task);
 	}

@@ -22,7 +22,7 @@ struct rocectl_qp_info {
 	u32 qpn;
 	u8 type;
 	u8 state;
-	/* Flags in bits: the entry stays within its 208 bytes. */
+	/* Flags in bits: the entry stays within its 216 bytes. */
 	u8 kernel:1;
 	u8 has_path:1;		/* the fields from RTR on are valid */
 	u8 incomplete:1;	/* a QP verb was missed while it lived */
@@ -46,6 +46,8 @@ struct rocectl_qp_info {
 	char comm[TASK_COMM_LEN];
 	u64 create_time;
 	u64 state_time;
+	/* The creating task's cgroup (v2) id: kept, as pid and comm are; 0 none. */
+	u64 cgroup;
 	u8 sgid[16];
 	u8 dgid[16];
 };
@@ -104,6 +106,8 @@ static inline unsigned long rocectl_qp_drv_key(const struct ib_qp *qp)
 
 extern atomic_t rocectl_qps_gen;
 struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, bool from_hook);
+/* A task's cgroup (v2) id, as cgroupfs numbers its directory; 0 none. */
+u64 rocectl_task_cgroup(struct task_struct *task);
 /* The id of the entry made last: those made after have a greater one. */
 u64 rocectl_qp_id_last(void);
 void rocectl_qp_discard(struct rocectl_qp *e);

@@ -57,6 +57,7 @@ TRACE_EVENT(qp_create,
 		__field(u8, devx)
 		__field(pid_t, pid)
 		__array(char, comm, TASK_COMM_LEN)
+		__field(u64, cgroup)
 	),
 	TP_fast_assign(
 		rocectl_assign_str(dev, dev);
@@ -66,10 +67,11 @@ TRACE_EVENT(qp_create,
 		__entry->devx = qp->devx;
 		__entry->pid = qp->pid;
 		memcpy(__entry->comm, qp->comm, TASK_COMM_LEN);
+		__entry->cgroup = qp->cgroup;
 	),
-	TP_printk("dev=%s qpn=%u type=%u pid=%d comm=%s kernel=%u devx=%u",
+	TP_printk("dev=%s qpn=%u type=%u pid=%d comm=%s kernel=%u devx=%u cgroup=%llu",
 		  __get_str(dev), __entry->qpn, __entry->type, __entry->pid,
-		  __entry->comm, __entry->kernel, __entry->devx)
+		  __entry->comm, __entry->kernel, __entry->devx, __entry->cgroup)
 );
 
 TRACE_EVENT(qp_modify,

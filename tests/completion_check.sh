@@ -126,7 +126,7 @@ fi
 
 OBJECTS="dev qp watchdog dcqcn check monitor exporter apply version help"
 OPTIONS="-j -p -d -V -h --json --pretty --details --Version --help"
-FILTER="dev qpn pid port type state"
+FILTER="dev qpn pid port type state pod namespace"
 TYPES="RC UC UD GSI SMI RAW_PACKET XRC_INI XRC_TGT DRIVER"
 STATES="RESET INIT RTR RTS SQD SQE ERR"
 COUNTERS="tx_packets tx_bytes rx_packets rx_bytes rx_ecn_ce rx_cnp tx_cnp
@@ -230,9 +230,9 @@ for kw in port detect restore interval; do
 done
 result "numeric arguments offer nothing"
 
-expect "rocectl qp show type RC " dev qpn pid port state
-expect "rocectl qp show state RTS qpn 17 pid 5 " dev port type
-expect "rocectl qp show lqpn 17 " dev pid port type state
+expect "rocectl qp show type RC " dev qpn pid port state pod namespace
+expect "rocectl qp show state RTS qpn 17 pid 5 " dev port type pod namespace
+expect "rocectl qp show lqpn 17 " dev pid port type state pod namespace
 expect "rocectl qp stats sort tx_bytes watch 2 count 3 " $FILTER
 expect "rocectl watchdog set dev eth0 prio 3 detect 200 action alert " \
 	port restore interval direction nic-stall-prevention

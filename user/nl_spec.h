@@ -87,6 +87,7 @@ static const enum mnl_attr_data_type rocectl_attr_types[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_DEVX] = MNL_TYPE_FLAG,
 	[ROCECTL_A_QP_COUNTER_SET] = MNL_TYPE_U32,
 	[ROCECTL_A_DEV_DEVX_MISSED] = MNL_TYPE_U64,
+	[ROCECTL_A_QP_CGROUP] = MNL_TYPE_U64,
 };
 
 /* enum rocectl_attr: each attribute's name in the spec. */
@@ -169,6 +170,7 @@ static const char *const rocectl_attr_names[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_DEVX] = "qp-devx",
 	[ROCECTL_A_QP_COUNTER_SET] = "qp-counter-set",
 	[ROCECTL_A_DEV_DEVX_MISSED] = "dev-devx-missed",
+	[ROCECTL_A_QP_CGROUP] = "qp-cgroup",
 };
 
 /* enum rocectl_port_attr: each attribute's type, by the spec. */

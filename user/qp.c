@@ -21,6 +21,7 @@
 #include "qp_counters.h"
 #include "qp_errors.h"
 #include "qp_fields.h"
+#include "workload.h"
 #include "qp_hw_cong.h"
 #include "qp_sport.h"
 #include "rocectl.h"
@@ -49,6 +50,7 @@ struct qp_filter {
 	unsigned int type, state;
 	bool has_qpn, has_pid, has_port, has_type, has_state;
 	bool devx;		/* "type devx": DevX QPs only, whatever their type */
+	const char *pod, *ns;	/* a Kubernetes pod's name, namespace */
 	int sort;		/* counter attribute, 0: none */
 	bool watch;
 	unsigned int interval_ms;
@@ -116,6 +118,17 @@ static int parse_filter(struct rocectl *rc, struct qp_filter *f, bool stats)
 		} else if (!strcmp(w, "type")) {
 			err = parse_named_arg(rc, "type", qp_type_names, ARRAY_SIZE(qp_type_names), &f->type);
 			f->has_type = true;
+		} else if (!strcmp(w, "pod") || !strcmp(w, "namespace")) {
+			const char *name = arg_next(rc);
+
+			if (!name || !*name || strlen(name) > 253) {
+				pr_err("Error: %s needs a name (1 to 253 characters).\n", w);
+				err = EXIT_USAGE;
+			} else if (w[0] == 'p') {
+				f->pod = name;
+			} else {
+				f->ns = name;
+			}
 		} else if (!strcmp(w, "state")) {
 			err = parse_named_arg(rc, "state", qp_state_names, ARRAY_SIZE(qp_state_names), &f->state);
 			f->has_state = true;
@@ -181,9 +194,20 @@ static struct nlmsghdr *qp_request(struct rocectl *rc, const struct qp_filter *f
  */
 static bool qp_filter_keeps(const struct qp_filter *f, const struct nlattr **tb)
 {
+	struct workload_view v;
+
 	if (f->has_qpn && mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]) != f->qpn)
 		return false;
-	return !f->devx || tb[ROCECTL_A_QP_DEVX];
+	if (f->devx && !tb[ROCECTL_A_QP_DEVX])
+		return false;
+	if (!f->pod && !f->ns)
+		return true;
+	/* The pod's name, as its cgroup and the kubelet's node files give it. */
+	if (!tb[ROCECTL_A_QP_CGROUP])
+		return false;
+	workload_view(mnl_attr_get_u64(tb[ROCECTL_A_QP_CGROUP]), &v);
+	return v.named && (!f->pod || !strcmp(f->pod, v.pod)) &&
+	       (!f->ns || !strcmp(f->ns, v.ns));
 }
 
 struct qp_show_ctx {
@@ -519,6 +543,7 @@ static int qp_help(struct rocectl *rc)
 	       "       rocectl qp errors [ dev DEV ]\n"
 	       "%s"
 	       "FILTER := [ dev DEV ] [ qpn N ] [ pid PID ] [ port N ] [ type TYPE ] [ state STATE ]\n"
+	       "          [ pod NAME ] [ namespace NS ]\n"
 	       "TYPE := { RC | UC | UD | GSI | SMI | RAW_PACKET | XRC_INI | XRC_TGT | DRIVER | devx }\n"
 	       "STATE := { RESET | INIT | RTR | RTS | SQD | SQE | ERR }\n"
 	       "COUNTER := { tx_packets | tx_bytes | rx_packets | rx_bytes | rx_ecn_ce | rx_cnp |\n"

@@ -13,6 +13,7 @@
 #include "output.h"
 #include "qp_fields.h"
 #include "qp_sport.h"
+#include "workload.h"
 
 const char *const qp_type_names[ROCECTL_QPT_DRIVER + 1] = {
 	[0] = "SMI", [1] = "GSI", [2] = "RC", [3] = "UC", [4] = "UD",
@@ -135,6 +136,47 @@ const char *qp_prio_source_name(unsigned int source)
 }
 
 /* The priority the QP's traffic maps to on its netdev now, and whence. */
+/*
+ * Whose job the QP is: its creator's cgroup, and the container and pod
+ * the cgroup's path names (user/workload.c). Nothing for the root cgroup.
+ */
+static void print_workload(const struct nlattr **tb)
+{
+	struct workload_view v;
+	uint64_t id;
+
+	if (!tb[ROCECTL_A_QP_CGROUP])
+		return;
+	id = mnl_attr_get_u64(tb[ROCECTL_A_QP_CGROUP]);
+	workload_view(id, &v);
+	if (v.root)
+		return;
+	out_uint("cgroup_id", NULL, id);
+	if (!v.known) {
+		/* Gone since, or outside this reader's cgroup namespace. */
+		out_uint(NULL, "cgroup-id %" PRIu64 " ", id);
+		return;
+	}
+	out_str("cgroup", "cgroup %s ", v.path);
+	if (v.w.pod_uid[0]) {
+		out_str("pod_uid", NULL, v.w.pod_uid);
+		out_str("pod_qos", NULL, v.w.qos);
+		if (v.named) {
+			out_str("namespace", NULL, v.ns);
+			out_str("pod", NULL, v.pod);
+			out_text("pod %s/%s ", v.ns, v.pod);
+		} else {
+			out_str("pod_name_missing", NULL, v.why);
+			out_text("pod-uid %s (%s) ", v.w.pod_uid, v.why);
+		}
+	}
+	if (v.w.container[0]) {
+		out_str("container", "container %.12s ", v.w.container);
+		if (v.w.runtime[0])
+			out_str("container_runtime", NULL, v.w.runtime);
+	}
+}
+
 static void print_prio(const struct nlattr **tb)
 {
 	const char *src;
@@ -207,6 +249,7 @@ void qp_print_fields(const struct nlattr **tb, bool details)
 		out_uint("lifetime_ns", NULL, ns);
 		out_text("lifetime %.3fs ", ns / 1e9);
 	}
+	print_workload(tb);
 	if (!details)
 		return;
 	if (tb[ROCECTL_A_QP_TIMEOUT])

@@ -87,6 +87,7 @@ static const struct ainfo top_attrs[ROCECTL_A_MAX + 1] = {
 	[ROCECTL_A_QP_DEVX] = { T_ANY },
 	[ROCECTL_A_QP_COUNTER_SET] = { T_U32 },
 	[ROCECTL_A_DEV_DEVX_MISSED] = { T_U64 },
+	[ROCECTL_A_QP_CGROUP] = { T_U64 },
 };
 
 static const struct ainfo port_attrs[ROCECTL_A_PORT_MAX + 1] = {

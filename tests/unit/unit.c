@@ -34,6 +34,7 @@
 #include "follow_budget_test.h"
 #include "qp_follow_test.h"
 #include "blast_print_test.h"
+#include "workload_test.h"
 
 static int failed;
 
@@ -448,6 +449,7 @@ int main(void)
 	check_tests(report);
 	check_ecmp_tests(report);
 	blast_print_tests(report);
+	workload_tests(report);
 	qp_sport_tests(report);
 	prom_tests(report);
 	metrics_sums_tests(report);

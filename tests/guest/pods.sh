@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Scenario: whose job a QP is. Cgroups made as the kubelet makes them
+# (cgroup v2), one pod per cgroup driver, and the kubelet's pod log
+# directories; QP traffic started inside each pod's container cgroup:
+#   - systemd driver: kubepods.slice/kubepods-burstable.slice/
+#     kubepods-burstable-pod<UID with underscores>.slice/
+#     cri-containerd-<ID>.scope;
+#   - cgroupfs driver: kubepods/besteffort/pod<UID>/<ID>;
+#   - a pod whose log directory is missing: named by its UID, with why.
+# Against the independent references the kernel and the kubelet's files
+# give: /proc/PID/cgroup (the path), the cgroup directory's inode number
+# (the id), the log directory's name (namespace and pod); qp show's fields
+# in text and JSON, its pod and namespace filters, the qp_create
+# tracepoint.
+. "$(dirname "$0")/lib.sh"
+plan 6
+W=$(mktemp -d)
+QPT=$ROOT/tests/tools/build/qptraffic
+CG=/sys/fs/cgroup
+UA=3f2c1e9a-7b4d-4c1a-9e2f-0a1b2c3d4e5f
+UB=9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
+UC=11111111-2222-4333-8444-555555555555
+IA=$(printf 'a%.0s' {1..64})
+IB=$(printf 'b%.0s' {1..64})
+IC=$(printf 'c%.0s' {1..64})
+PA=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${UA//-/_}.slice/cri-containerd-$IA.scope
+PB=/kubepods/besteffort/pod$UB/$IB
+PC=/kubepods/pod$UC/$IC
+
+kmsg_mark
+# The guest has neither: the kubelet's view is made here.
+mounted=
+if ! mountpoint -q $CG; then
+	mount -t cgroup2 none $CG || fail "mount cgroup2"
+	mounted=1
+fi
+mount -t tmpfs tmpfs /var/log || fail "tmpfs on /var/log"
+mkdir -p "$CG$PA" "$CG$PB" "$CG$PC" || fail "cgroups"
+mkdir -p "/var/log/pods/team-a_trainer-0_$UA/trainer" "/var/log/pods/team-b_server-1_$UB/server" ||
+	fail "pod log directories"
+veth_pair 1 2
+rxe_add rxe0 veth1 || fail "rxe0"
+module_load || fail "load"
+
+# in_cgroup PATH PIDFILE CMD...: CMD run from inside the cgroup, as a
+# container's process; its pid in PIDFILE.
+in_cgroup() {
+	sh -c 'echo $$ > "$2" && echo $$ > "$1/cgroup.procs" && shift 2 && exec "$@"' sh "$CG$1" "$2" "${@:3}"
+}
+hold() {	# hold NAME PATH N: qptraffic holding N loopback pairs inside PATH
+	in_cgroup "$2" "$W/$1.pid" "$QPT" pair -d rxe0 -g 1 -n "$3" -m 20 -s 1024 --hold > "$W/$1.json" 2> "$W/$1.err" &
+	busywait 20000 test -s "$W/$1.json" || fail "$1's QPs: $(cat "$W/$1.err")"
+	eval "$1=$(cat "$W/$1.pid")"
+}
+hold A "$PA" 2
+hold B "$PB" 1
+hold C "$PC" 1
+qps() { rc -j qp show dev rxe0 type RC | jq -c "[.[] | select(.pid == $1)]"; }
+
+# --- the cgroup and its id, against the kernel's own ------------------------------------
+check_eq "$(sed -n 's/^0:://p' "/proc/$A/cgroup")" "$PA" "A's process in its container's cgroup"
+check_eq "$(qps "$A" | jq -c '[.[] | [.cgroup, .cgroup_id]] | unique')" \
+	"[[\"$PA\",$(stat -c %i "$CG$PA")]]" "A's QPs: the path /proc gives and the directory's inode number"
+check_eq "$(qps "$B" | jq -c '[.[] | [.cgroup, .cgroup_id]] | unique')" \
+	"[[\"$PB\",$(stat -c %i "$CG$PB")]]" "B's QPs"
+check_eq "$(qps "$A" | jq length) $(qps "$B" | jq length)" "4 2" "QPs: A's two pairs, B's one"
+log_test "each QP's cgroup: /proc/PID/cgroup's path and the directory's inode number"
+
+# --- the pod and the container, from the path and the kubelet's files ---------------------
+fields='[.[] | [.namespace, .pod, .pod_uid, .pod_qos, .container, .container_runtime]] | unique'
+check_eq "$(qps "$A" | jq -c "$fields")" "[[\"team-a\",\"trainer-0\",\"$UA\",\"burstable\",\"$IA\",\"containerd\"]]" \
+	"A: systemd driver, containerd"
+check_eq "$(qps "$B" | jq -c "$fields")" "[[\"team-b\",\"server-1\",\"$UB\",\"besteffort\",\"$IB\",null]]" \
+	"B: cgroupfs driver (the runtime not in the path)"
+check_eq "$(qps "$C" | jq -c '[.[] | [.namespace, .pod, .pod_uid, .pod_qos, .pod_name_missing]] | unique')" \
+	"[[null,null,\"$UC\",\"guaranteed\",\"no kubelet pod log entry for its UID\"]]" "C: no log directory, said why"
+log_test "pod, namespace, QoS class and container from the cgroup path and /var/log/pods, for both cgroup drivers"
+
+check_match "$(rc qp show dev rxe0 pid "$A")" "pid $A comm qptraffic .*cgroup $PA pod team-a/trainer-0 container ${IA:0:12} " "text: A"
+check_match "$(rc qp show dev rxe0 pid "$C")" "cgroup $PC pod-uid $UC \(no kubelet pod log entry for its UID\) container ${IC:0:12} " "text: C"
+log_test "text: cgroup, pod and container after the QP's other fields"
+
+# --- filters --------------------------------------------------------------------------------
+check_eq "$(rc -j qp show pod trainer-0 | jq -c '[.[].pid] | unique')" "[$A]" "pod trainer-0"
+check_eq "$(rc -j qp show pod trainer-0 | jq length)" "$(qps "$A" | jq length)" "all of A's QPs"
+check_eq "$(rc -j qp show namespace team-b | jq -c '[.[].pid] | unique')" "[$B]" "namespace team-b"
+check_eq "$(rc -j qp show namespace team-a pod server-1)" "[]" "a pod of another namespace"
+check_eq "$(rc -j qp show pod nosuch)" "[]" "no such pod"
+out=$(rc qp show pod 2>&1); code=$?
+check_eq "$code" 2 "pod without a name: $out"
+log_test "qp show pod NAME and namespace NS keep that pod's QPs only"
+
+# --- the tracepoint ----------------------------------------------------------------------------
+TR=/sys/kernel/tracing
+[ -d $TR/events ] || TR=/sys/kernel/debug/tracing
+echo > $TR/trace
+echo 1 > $TR/events/rocectl/qp_create/enable
+hold D "$PB" 1
+echo 0 > $TR/events/rocectl/qp_create/enable
+check_match "$(grep "qp_create: dev=rxe0 .*pid=$D " $TR/trace | head -n 1)" "comm=qptraffic kernel=0 devx=0 cgroup=$(stat -c %i "$CG$PB")$" "qp_create"
+log_test "the qp_create tracepoint carries the cgroup id"
+
+kill "$A" "$B" "$C" "$D" 2>/dev/null
+wait "$A" "$B" "$C" "$D" 2>/dev/null
+busywait 10000 eval '[ "$(rc -j qp show dev rxe0 type RC | jq length)" = 0 ]' || fail "QPs left"
+module_unload || fail "unload"
+rxe_del rxe0
+for p in "$PA" "$PB" "$PC"; do
+	while [ "$p" != / ]; do rmdir "$CG$p" 2>/dev/null; p=$(dirname "$p"); done
+done
+umount /var/log
+[ -z "$mounted" ] || umount $CG
+kmsg_check
+rm -rf "$W"
