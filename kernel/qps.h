@@ -39,7 +39,7 @@ struct rocectl_qp_info {
 	u16 sport_wire;
 	u32 port;
 	u32 dest_qpn;
-	u16 path_mtu;		/* bytes, 4096 at most: the entry stays at 208 */
+	u16 path_mtu;		/* bytes, 4096 at most: a u16 keeps the entry small */
 	/* The last four states, 4 bits each, the newest low (0xf: none). */
 	u16 history;
 	pid_t pid;
