@@ -99,11 +99,12 @@ const struct nla_policy rocectl_cong_set_nl_policy[ROCECTL_A_CONG_PORT + 1] = {
 };
 
 /* ROCECTL_CMD_QP_RETIRED_GET - do */
-const struct nla_policy rocectl_qp_retired_get_nl_policy[ROCECTL_A_QP_COMM + 1] = {
+const struct nla_policy rocectl_qp_retired_get_nl_policy[ROCECTL_A_QP_CGROUP + 1] = {
 	[ROCECTL_A_DEV_INDEX] = { .type = NLA_U32, },
 	[ROCECTL_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = ROCECTL_DEV_NAME_MAX, },
 	[ROCECTL_A_QP_PORT] = { .type = NLA_U32, },
 	[ROCECTL_A_QP_COMM] = { .type = NLA_NUL_STRING, .len = 15, },
+	[ROCECTL_A_QP_CGROUP] = { .type = NLA_U64, },
 };
 
 /* ROCECTL_CMD_QP_ERROR_GET - do */
@@ -183,7 +184,7 @@ const struct genl_ops rocectl_nl_ops[11] = {
 		.doit		= rocectl_nl_qp_retired_get_doit,
 		.dumpit		= rocectl_nl_qp_retired_get_dumpit,
 		.policy		= rocectl_qp_retired_get_nl_policy,
-		.maxattr	= ROCECTL_A_QP_COMM,
+		.maxattr	= ROCECTL_A_QP_CGROUP,
 	},
 	{
 		.cmd		= ROCECTL_CMD_QP_ERROR_GET,

@@ -30,7 +30,7 @@ extern const struct nla_policy rocectl_cong_get_nl_policy[ROCECTL_A_CONG_PORT + 
 
 extern const struct nla_policy rocectl_cong_set_nl_policy[ROCECTL_A_CONG_PORT + 1];
 
-extern const struct nla_policy rocectl_qp_retired_get_nl_policy[ROCECTL_A_QP_COMM + 1];
+extern const struct nla_policy rocectl_qp_retired_get_nl_policy[ROCECTL_A_QP_CGROUP + 1];
 
 extern const struct nla_policy rocectl_qp_error_get_nl_policy[ROCECTL_A_QP_ERROR_SEQ + 1];
 

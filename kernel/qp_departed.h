@@ -14,6 +14,7 @@
 struct rocectl_qp_departed {
 	u64 id;			/* the entry's: made after another, greater */
 	u64 tx_bytes, rx_bytes;
+	u64 cgroup;		/* its creator's cgroup (v2) id */
 	pid_t pid;		/* initial pid namespace; 0: a kernel user */
 	bool has_path;
 	u8 tclass, sl;

@@ -350,7 +350,10 @@ static int rocectl_nl_fill_retired(struct sk_buff *skb,
 	    nla_put_string(skb, ROCECTL_A_DEV_NAME, rocectl_dev_name(rdev)) ||
 	    (g->other && nla_put_flag(skb, ROCECTL_A_QP_RETIRED_OTHER)) ||
 	    (!g->other && (nla_put_u32(skb, ROCECTL_A_QP_PORT, g->port) ||
-			   nla_put_string(skb, ROCECTL_A_QP_COMM, g->comm))) ||
+			   nla_put_string(skb, ROCECTL_A_QP_COMM, g->comm) ||
+			   (g->cgroup &&
+			    nla_put_u64_64bit(skb, ROCECTL_A_QP_CGROUP, g->cgroup,
+					      ROCECTL_A_PAD)))) ||
 	    nla_put_u64_64bit(skb, ROCECTL_A_QP_RETIRED_QPS, g->qps,
 			      ROCECTL_A_PAD) ||
 	    rocectl_nl_put_stats(skb, ROCECTL_A_QP_STATS, g->stats)) {
@@ -381,9 +384,12 @@ int rocectl_nl_qp_retired_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(rdev);
 	} else if (!rocectl_retired_find(&rdev->retired,
 					 nla_get_u32(info->attrs[ROCECTL_A_QP_PORT]),
-					 nla_data(info->attrs[ROCECTL_A_QP_COMM]), &g)) {
+					 nla_data(info->attrs[ROCECTL_A_QP_COMM]),
+					 info->attrs[ROCECTL_A_QP_CGROUP] ?
+					 nla_get_u64(info->attrs[ROCECTL_A_QP_CGROUP]) : 0,
+					 &g)) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "no destroyed QP of the device has this port and command name");
+				   "no destroyed QP of the device has this port, command name and cgroup");
 		err = -ENOENT;
 	} else {
 		err = rocectl_nl_fill_retired(msg, rdev, &g, info->snd_portid,
@@ -404,6 +410,7 @@ int rocectl_nl_qp_retired_get_dumpit(struct sk_buff *skb,
 	unsigned long dev_index = cb->args[0], pos = cb->args[1];
 	struct nlattr *pa = attrs[ROCECTL_A_QP_PORT];
 	struct nlattr *ca = attrs[ROCECTL_A_QP_COMM];
+	struct nlattr *ga = attrs[ROCECTL_A_QP_CGROUP];
 	struct rocectl_dev *rdev, *only = NULL;
 	struct rocectl_retired_group g;
 	int err = 0;
@@ -421,7 +428,8 @@ int rocectl_nl_qp_retired_get_dumpit(struct sk_buff *skb,
 			goto next_dev;
 		for (; rocectl_retired_next(&rdev->retired, &pos, &g); pos++) {
 			if ((pa && (g.other || g.port != nla_get_u32(pa))) ||
-			    (ca && (g.other || strcmp(g.comm, nla_data(ca)))))
+			    (ca && (g.other || strcmp(g.comm, nla_data(ca)))) ||
+			    (ga && (g.other || g.cgroup != nla_get_u64(ga))))
 				continue;
 			err = rocectl_nl_fill_retired(skb, rdev, &g,
 						      NETLINK_CB(cb->skb).portid,

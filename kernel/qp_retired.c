@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The final counts of a device's destroyed QPs, summed per port and
- * owner's command name: with the live QPs' counts, a reader's sums per
- * group never go back and never depend on catching a destroy event.
+ * The final counts of a device's destroyed QPs, summed per port, owner's
+ * command name and cgroup (0 for the root cgroup and kernel QPs): with
+ * the live QPs' counts, a reader's sums per group never go back and never
+ * depend on catching a destroy event.
  *
  * A QP is added from its entry's RCU free (dev_counters.c's moment: its
  * counts are final), in softirq context: a new group is allocated
@@ -13,13 +14,14 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/hash.h>
 #include <linux/stringhash.h>
 #include "qp_retired.h"
 
 static unsigned int retired_groups = 1024;
 module_param(retired_groups, uint, 0444);
 MODULE_PARM_DESC(retired_groups,
-		 "groups (port, command name) of destroyed QPs' counts kept per device (1-65536); past them one \"other\" group");
+		 "groups (port, command name, cgroup) of destroyed QPs' counts kept per device (1-65536); past them one \"other\" group");
 
 static unsigned int rocectl_retired_max(void)
 {
@@ -59,27 +61,29 @@ void rocectl_retired_free(struct rocectl_retired *r)
 	r->other = NULL;
 }
 
-static u32 rocectl_retired_hash(u32 port, const char *comm)
+static u32 rocectl_retired_hash(u32 port, const char *comm, u64 cgroup)
 {
-	return full_name_hash(NULL, comm, strnlen(comm, TASK_COMM_LEN)) ^ port;
+	return full_name_hash(NULL, comm, strnlen(comm, TASK_COMM_LEN)) ^ port ^
+	       hash_64(cgroup, 32);
 }
 
 static struct rocectl_retired_group *
 rocectl_retired_lookup(struct rocectl_retired *r, u32 port, const char *comm,
-		       u32 hash)
+		       u64 cgroup, u32 hash)
 {
 	struct rocectl_retired_group *g;
 
 	hash_for_each_possible(r->by_key, g, hnode, hash)
-		if (g->port == port && !strncmp(g->comm, comm, TASK_COMM_LEN))
+		if (g->port == port && g->cgroup == cgroup &&
+		    !strncmp(g->comm, comm, TASK_COMM_LEN))
 			return g;
 	return NULL;
 }
 
 void rocectl_retired_add(struct rocectl_retired *r, u32 port,
-			 const char *comm, const u64 *stats)
+			 const char *comm, u64 cgroup, const u64 *stats)
 {
-	u32 hash = rocectl_retired_hash(port, comm);
+	u32 hash = rocectl_retired_hash(port, comm, cgroup);
 	struct rocectl_retired_group *g;
 	unsigned long flags;
 	int i;
@@ -87,11 +91,12 @@ void rocectl_retired_add(struct rocectl_retired *r, u32 port,
 	if (!r->at)
 		return;
 	spin_lock_irqsave(&r->lock, flags);
-	g = rocectl_retired_lookup(r, port, comm, hash);
+	g = rocectl_retired_lookup(r, port, comm, cgroup, hash);
 	if (!g && r->n < rocectl_retired_max()) {
 		g = kzalloc(sizeof(*g), GFP_ATOMIC);
 		if (g) {
 			g->port = port;
+			g->cgroup = cgroup;
 			strscpy(g->comm, comm, sizeof(g->comm));
 			hash_add(r->by_key, &g->hnode, hash);
 			r->at[r->n++] = g;
@@ -132,7 +137,8 @@ bool rocectl_retired_next(struct rocectl_retired *r, unsigned long *pos,
 }
 
 bool rocectl_retired_find(struct rocectl_retired *r, u32 port,
-			  const char *comm, struct rocectl_retired_group *copy)
+			  const char *comm, u64 cgroup,
+			  struct rocectl_retired_group *copy)
 {
 	struct rocectl_retired_group *g;
 	unsigned long flags;
@@ -140,7 +146,8 @@ bool rocectl_retired_find(struct rocectl_retired *r, u32 port,
 	if (!r->at)
 		return false;
 	spin_lock_irqsave(&r->lock, flags);
-	g = rocectl_retired_lookup(r, port, comm, rocectl_retired_hash(port, comm));
+	g = rocectl_retired_lookup(r, port, comm, cgroup,
+				   rocectl_retired_hash(port, comm, cgroup));
 	if (g)
 		*copy = *g;
 	spin_unlock_irqrestore(&r->lock, flags);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Destroyed QPs' final counts per port and owner's command name, one
- * table per counting device (qp_retired.c).
+ * Destroyed QPs' final counts per port, owner's command name and cgroup,
+ * one table per counting device (qp_retired.c).
  */
 #ifndef _ROCECTL_QP_RETIRED_H
 #define _ROCECTL_QP_RETIRED_H
@@ -14,8 +14,9 @@
 struct rocectl_retired_group {
 	struct hlist_node hnode;
 	u32 port;
-	bool other;		/* past the bound: any port and name */
+	bool other;		/* past the bound: any port, name and cgroup */
 	char comm[TASK_COMM_LEN];
+	u64 cgroup;		/* the QPs' creators' cgroup (v2) id; 0 the root */
 	u64 qps;
 	u64 stats[ROCECTL_QP_NSTATS];
 };
@@ -35,10 +36,11 @@ struct rocectl_retired {
 int rocectl_retired_init(struct rocectl_retired *r);
 void rocectl_retired_free(struct rocectl_retired *r);
 void rocectl_retired_add(struct rocectl_retired *r, u32 port,
-			 const char *comm, const u64 *stats);
+			 const char *comm, u64 cgroup, const u64 *stats);
 bool rocectl_retired_next(struct rocectl_retired *r, unsigned long *pos,
 			  struct rocectl_retired_group *copy);
 bool rocectl_retired_find(struct rocectl_retired *r, u32 port,
-			  const char *comm, struct rocectl_retired_group *copy);
+			  const char *comm, u64 cgroup,
+			  struct rocectl_retired_group *copy);
 
 #endif

@@ -124,6 +124,7 @@ static void rocectl_qp_departed(const struct rocectl_qp *e, const u64 *stats)
 		.tx_bytes = stats[ROCECTL_A_QP_STAT_TX_BYTES - ROCECTL_A_QP_STAT_TX_PACKETS],
 		.rx_bytes = stats[ROCECTL_A_QP_STAT_RX_BYTES - ROCECTL_A_QP_STAT_TX_PACKETS],
 		.pid = e->owner ? pid_nr(e->owner) : 0,
+		.cgroup = e->info.cgroup,
 		.has_path = e->info.has_path,
 		.tclass = e->info.tclass,
 		.sl = e->info.sl,
@@ -144,7 +145,7 @@ static void rocectl_qp_free_rcu(struct rcu_head *rcu)
 		rocectl_qp_sum(e, stats);
 		rocectl_dev_qp_gone(e->rdev, stats);
 		rocectl_retired_add(&e->rdev->retired, e->info.port,
-				    e->info.comm, stats);
+				    e->info.comm, e->info.cgroup, stats);
 		rocectl_qp_departed(e, stats);
 	}
 	free_percpu(e->stats);
@@ -185,15 +186,19 @@ struct rocectl_qp *rocectl_qp_alloc(struct rocectl_dev *rdev, bool from_hook)
 /*
  * Any context a hook runs in: the task's css_set is read under RCU, and
  * cgroup_id() is the cgroup directory's kernfs id (its inode number on
- * 64-bit), which tells the tool the directory.
+ * 64-bit), which tells the tool the directory. The root cgroup is 0, as
+ * for a kernel QP: a host's own processes name no workload.
  */
 u64 rocectl_task_cgroup(struct task_struct *task)
 {
 	u64 id = 0;
-
 #ifdef CONFIG_CGROUPS
+	struct cgroup *cgrp;
+
 	rcu_read_lock();
-	id = cgroup_id(task_dfl_cgroup(task));
+	cgrp = task_dfl_cgroup(task);
+	if (cgroup_parent(cgrp))
+		id = cgroup_id(cgrp);
 	rcu_read_unlock();
 #endif
 	return id;

@@ -67,7 +67,8 @@ rocectl_wd_blast_find(struct rocectl_wd_blast *b, pid_t pid, const char *comm)
 
 /* A process met for the first time, or NULL past the table. */
 static struct rocectl_wd_blast_proc *
-rocectl_wd_blast_add(struct rocectl_wd_blast *b, pid_t pid, const char *comm)
+rocectl_wd_blast_add(struct rocectl_wd_blast *b, pid_t pid, const char *comm,
+		     u64 cgroup)
 {
 	struct rocectl_wd_blast_proc *pp;
 
@@ -76,6 +77,7 @@ rocectl_wd_blast_add(struct rocectl_wd_blast *b, pid_t pid, const char *comm)
 	pp = &b->p[b->n++];
 	memset(pp, 0, sizeof(*pp));
 	pp->pid = pid;
+	pp->cgroup = cgroup;
 	strscpy(pp->comm, comm, sizeof(pp->comm));
 	return pp;
 }
@@ -83,15 +85,17 @@ rocectl_wd_blast_add(struct rocectl_wd_blast *b, pid_t pid, const char *comm)
 /* One QP on the stormed priority, met by a walk. */
 static void rocectl_wd_blast_qp(struct rocectl_wd_blast *b, bool detect,
 				struct rocectl_qp *e, pid_t pid,
-				const char *comm, u64 bytes, u32 *over)
+				const struct rocectl_qp_info *info, u64 bytes,
+				u32 *over)
 {
+	const char *comm = info->comm;
 	struct rocectl_wd_blast_proc *pp = rocectl_wd_blast_find(b, pid, comm);
 
 	if (detect) {
 		WRITE_ONCE(e->blast_walk, b->walk);
 		b->qps_base++;
 		if (!pp)
-			pp = rocectl_wd_blast_add(b, pid, comm);
+			pp = rocectl_wd_blast_add(b, pid, comm, info->cgroup);
 		if (!pp) {
 			b->procs_over++;	/* an upper bound past the table */
 			return;
@@ -102,7 +106,7 @@ static void rocectl_wd_blast_qp(struct rocectl_wd_blast *b, bool detect,
 	}
 	if (e->id > b->id_mark) {	/* created during the storm */
 		if (!pp)
-			pp = rocectl_wd_blast_add(b, pid, comm);
+			pp = rocectl_wd_blast_add(b, pid, comm, info->cgroup);
 		b->qps++;
 		if (!pp) {
 			(*over)++;
@@ -160,7 +164,7 @@ static void rocectl_wd_blast_walk(struct rocectl_wd *w, int dir, int prio,
 				continue;
 			rocectl_wd_blast_qp(b, detect, e,
 					    e->owner ? pid_nr(e->owner) : 0,
-					    info.comm,
+					    &info,
 					    rocectl_wd_blast_bytes(stats[TX_BYTES],
 								   stats[RX_BYTES], dir),
 					    &over);
@@ -195,7 +199,7 @@ static void rocectl_wd_blast_fold(struct rocectl_wd_blast *b, int dir, int prio,
 	pp = rocectl_wd_blast_find(b, r->pid, r->comm);
 	if (r->id > b->id_mark) {
 		if (!pp)
-			pp = rocectl_wd_blast_add(b, r->pid, r->comm);
+			pp = rocectl_wd_blast_add(b, r->pid, r->comm, r->cgroup);
 		b->qps_gone++;
 		if (!pp) {
 			b->over_gone++;

@@ -20,6 +20,7 @@
 struct rocectl_wd_blast_proc {
 	pid_t pid;		/* initial pid namespace; 0: a kernel user */
 	u32 qps;		/* at the detection, and created since */
+	u64 cgroup;		/* its first QP's creator's cgroup (v2) id */
 	u32 qps_base;		/* ... at the detection */
 	u32 qps_gone;		/* created since, and destroyed since */
 	u64 base;		/* its QPs' bytes at the detection */

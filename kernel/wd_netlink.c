@@ -35,6 +35,9 @@ static int rocectl_wd_put_blast(struct sk_buff *skb,
 		    nla_put_u32(skb, ROCECTL_A_WDB_PID, top[i]->pid) ||
 		    nla_put_string(skb, ROCECTL_A_WDB_COMM, top[i]->comm) ||
 		    nla_put_u32(skb, ROCECTL_A_WDB_QPS, top[i]->qps) ||
+		    (top[i]->cgroup &&
+		     nla_put_u64_64bit(skb, ROCECTL_A_WDB_CGROUP, top[i]->cgroup,
+				       ROCECTL_A_WDB_PAD)) ||
 		    (b->counted &&
 		     nla_put_u64_64bit(skb, ROCECTL_A_WDB_BYTES,
 				       rocectl_wd_blast_moved(top[i]),

@@ -23,9 +23,11 @@
 #include "metrics.h"
 #include "metrics_read.h"
 #include "metrics_sums.h"
+#include "metrics_workloads.h"
 #include "qp_fields.h"
 #include "qp_hw_cong.h"
 #include "watchdog.h"
+#include "workload.h"
 
 #define L(n, v) { .name = (n), .value = (v) }
 
@@ -310,6 +312,75 @@ static void write_set_waits(struct prom *p, const struct snapshot *s)
 	}
 }
 
+/* A workload's cgroup label: its path, or its id where the path is not found. */
+static void workload_label(const struct workload_view *v, uint64_t id, char *buf, size_t len)
+{
+	if (v->known)
+		snprintf(buf, len, "%s", v->path);
+	else
+		snprintf(buf, len, "id:%llu", (unsigned long long)id);
+}
+
+/*
+ * Per workload (the QPs' owners' cgroups): QP sums by (device, cgroup),
+ * and one info series per cgroup naming its pod and container, to join
+ * on cgroup (metrics_workloads.h). The cgroup tree is walked again for
+ * each scrape: containers come and go.
+ */
+static void write_workloads(struct prom *p)
+{
+	char name[96], help[256], (*cg)[1100];
+	const struct workload_sum *w;
+	struct workload_view v;
+	size_t i, j, n;
+	unsigned int k;
+
+	workload_cgroup_forget();
+	w = workload_sums(&n);
+	cg = calloc(n ? n : 1, sizeof(*cg));
+	if (!cg)
+		return;
+	prom_family(p, "rocectl_workload_info", PROM_GAUGE,
+		    "1 per workload: a cgroup (v2) owning QPs, its Kubernetes pod (namespace, name, UID) and container, from the cgroup's path and the kubelet's /var/log/pods; empty where not known.");
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && w[j].cgroup != w[i].cgroup; j++)
+			;
+		if (j < i) {	/* one per cgroup, whatever its devices */
+			memcpy(cg[i], cg[j], sizeof(cg[i]));
+			continue;
+		}
+		workload_view(w[i].cgroup, &v);
+		workload_label(&v, w[i].cgroup, cg[i], sizeof(cg[i]));
+		{
+			struct prom_label l[] = { L("cgroup", cg[i]), L("namespace", v.ns), L("pod", v.pod),
+						  L("pod_uid", v.w.pod_uid), L("container", v.w.container),
+						  L("container_runtime", v.w.runtime) };
+
+			prom_u64(p, l, 6, 1);
+		}
+	}
+	prom_family(p, "rocectl_workload_qps", PROM_GAUGE, "Live QPs per device and workload (cgroup).");
+	for (i = 0; i < n; i++) {
+		struct prom_label l[] = { L("device", w[i].dev), L("cgroup", cg[i]) };
+
+		prom_u64(p, l, 2, w[i].qps);
+	}
+	for (k = 0; k < QP_NSTATS; k++) {
+		snprintf(name, sizeof(name), "rocectl_workload_qp_%s", qp_stat_name(k));
+		snprintf(help, sizeof(help),
+			 "Per-QP %s summed over a workload's (cgroup's) QPs on a device, destroyed ones included (soft-RoCE); join rocectl_workload_info on cgroup.",
+			 qp_stat_name(k));
+		prom_family(p, name, PROM_COUNTER, help);
+		for (i = 0; i < n; i++) {
+			struct prom_label l[] = { L("device", w[i].dev), L("cgroup", cg[i]) };
+
+			if (w[i].counted)
+				prom_u64(p, l, 2, w[i].sum[k]);
+		}
+	}
+	free(cg);
+}
+
 static void write_qps(struct prom *p, const struct snapshot *s, const struct metrics_opts *o)
 {
 	char port[12], qpn[12], pid[12], prio[12], sport[8], name[96], help[256];
@@ -431,11 +502,13 @@ void metrics_write(struct prom *p, const struct metrics_opts *o, struct metrics_
 	if (up) {
 		failed |= !metrics_read_module(&nl, &s);
 		failed |= !sums_update(nl.family_id, &s);
+		failed |= !workload_sums_update(nl.family_id, &s);
 		failed |= !metrics_read_ports(&nl, &s);
 		nl_close(&nl);
 		write_ports(p, &s);
 		write_watchdog(p, &s);
 		write_qps(p, &s, o);
+		write_workloads(p);
 		write_unattributed(p, &s);
 		write_qp_errors(p, &s);
 	}

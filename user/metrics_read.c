@@ -181,6 +181,8 @@ static bool metrics_qp_parse(const struct nlmsghdr *nlh, struct qp *q)
 		snprintf(q->dev, sizeof(q->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
 	if (tb[ROCECTL_A_QP_COMM])
 		snprintf(q->comm, sizeof(q->comm), "%s", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	if (tb[ROCECTL_A_QP_CGROUP])
+		q->cgroup = mnl_attr_get_u64(tb[ROCECTL_A_QP_CGROUP]);
 	if (tb[ROCECTL_A_QP_PORT])
 		q->port = mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]);
 	if (tb[ROCECTL_A_QP_PID])
@@ -227,6 +229,8 @@ static int retired_cb(const struct nlmsghdr *nlh, void *data)
 	r->other = tb[ROCECTL_A_QP_RETIRED_OTHER];
 	if (!r->other && tb[ROCECTL_A_QP_COMM])
 		snprintf(r->comm, sizeof(r->comm), "%s", mnl_attr_get_str(tb[ROCECTL_A_QP_COMM]));
+	if (!r->other && tb[ROCECTL_A_QP_CGROUP])
+		r->cgroup = mnl_attr_get_u64(tb[ROCECTL_A_QP_CGROUP]);
 	if (!r->other && tb[ROCECTL_A_QP_PORT])
 		r->port = mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]);
 	if (qp_stat_values(tb[ROCECTL_A_QP_STATS], r->v))

@@ -54,6 +54,7 @@ struct qp {
 	uint32_t dev_index, qpn, port, pid;
 	char dev[ROCECTL_DEV_NAME_MAX + 1];
 	char comm[16];
+	uint64_t cgroup;		/* its owner's cgroup (v2) id; 0 the root */
 	int state;
 	int prio;			/* its priority on its netdev; -1 unknown */
 	const char *prio_source;
@@ -79,6 +80,7 @@ struct retired {
 	uint32_t dev_index, port;
 	char dev[ROCECTL_DEV_NAME_MAX + 1];
 	char comm[16];
+	uint64_t cgroup;		/* its QPs' owners' cgroup; 0 the root */
 	bool other;
 	uint64_t v[QP_NSTATS];
 };

@@ -291,6 +291,7 @@ static const enum mnl_attr_data_type rocectl_wd_blast_attr_types[ROCECTL_A_WDB_M
 	[ROCECTL_A_WDB_COMM] = MNL_TYPE_NUL_STRING,
 	[ROCECTL_A_WDB_QPS] = MNL_TYPE_U32,
 	[ROCECTL_A_WDB_BYTES] = MNL_TYPE_U64,
+	[ROCECTL_A_WDB_CGROUP] = MNL_TYPE_U64,
 };
 
 /* enum rocectl_wd_blast_attr: each attribute's name in the spec. */
@@ -299,6 +300,7 @@ static const char *const rocectl_wd_blast_attr_names[ROCECTL_A_WDB_MAX + 1] = {
 	[ROCECTL_A_WDB_COMM] = "comm",
 	[ROCECTL_A_WDB_QPS] = "qps",
 	[ROCECTL_A_WDB_BYTES] = "bytes",
+	[ROCECTL_A_WDB_CGROUP] = "cgroup",
 };
 
 /* enum rocectl_cong_attr: each attribute's type, by the spec. */

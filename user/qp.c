@@ -266,6 +266,7 @@ struct qp_row {
 	bool has_stats;
 	bool devx;		/* made by DevX commands: no set the RDMA core reads */
 	uint32_t counter_set;
+	uint64_t cgroup;
 	uint64_t v[QP_NSTATS];
 	double rate[QP_NSTATS];
 };
@@ -315,6 +316,8 @@ static int qp_collect_cb(const struct nlmsghdr *nlh, void *data)
 	r->devx = tb[ROCECTL_A_QP_DEVX];
 	if (tb[ROCECTL_A_QP_COUNTER_SET])
 		r->counter_set = mnl_attr_get_u32(tb[ROCECTL_A_QP_COUNTER_SET]);
+	if (tb[ROCECTL_A_QP_CGROUP])
+		r->cgroup = mnl_attr_get_u64(tb[ROCECTL_A_QP_CGROUP]);
 	return MNL_CB_OK;
 }
 
@@ -351,6 +354,7 @@ static void print_row(const struct qp_row *r, bool rates, const struct qpc_list 
 	out_str("state", "state %s ", qp_state_name(r->state));
 	out_uint("pid", "pid %" PRIu64 " ", r->pid);
 	out_str("comm", "comm %s ", r->comm);
+	qp_print_workload(r->cgroup);
 	if (r->devx) {
 		char why[160];
 

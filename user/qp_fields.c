@@ -140,14 +140,10 @@ const char *qp_prio_source_name(unsigned int source)
  * Whose job the QP is: its creator's cgroup, and the container and pod
  * the cgroup's path names (user/workload.c). Nothing for the root cgroup.
  */
-static void print_workload(const struct nlattr **tb)
+void qp_print_workload(uint64_t id)
 {
 	struct workload_view v;
-	uint64_t id;
 
-	if (!tb[ROCECTL_A_QP_CGROUP])
-		return;
-	id = mnl_attr_get_u64(tb[ROCECTL_A_QP_CGROUP]);
 	workload_view(id, &v);
 	if (v.root)
 		return;
@@ -249,7 +245,8 @@ void qp_print_fields(const struct nlattr **tb, bool details)
 		out_uint("lifetime_ns", NULL, ns);
 		out_text("lifetime %.3fs ", ns / 1e9);
 	}
-	print_workload(tb);
+	if (tb[ROCECTL_A_QP_CGROUP])
+		qp_print_workload(mnl_attr_get_u64(tb[ROCECTL_A_QP_CGROUP]));
 	if (!details)
 		return;
 	if (tb[ROCECTL_A_QP_TIMEOUT])

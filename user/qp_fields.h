@@ -15,6 +15,11 @@ struct qp_sport_hw;
 
 /* The identity fields of one QP message. */
 void qp_print_fields(const struct nlattr **tb, bool details);
+/*
+ * Whose job: a cgroup id's path, pod and container (user/workload.c), as
+ * qp show prints them; nothing for the root cgroup or 0.
+ */
+void qp_print_workload(uint64_t cgroup_id);
 /* A failure record's own fields (qp errors, monitor): cause, time, history. */
 void qp_print_error(const struct nlattr **tb);
 extern const char *const qp_error_cause_names[ROCECTL_QP_ERROR_CAUSE_DRIVER + 1];

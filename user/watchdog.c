@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "attrs.h"
 #include "output.h"
+#include "qp_fields.h"
 #include "rocectl.h"
 #include "utils.h"
 #include "watchdog.h"
@@ -98,6 +99,9 @@ static void print_blast(const struct nlattr *nest, const struct nlattr **tb)
 		if (b[ROCECTL_A_WDB_BYTES])
 			out_uint("bytes", "bytes %" PRIu64 " ",
 				 mnl_attr_get_u64(b[ROCECTL_A_WDB_BYTES]));
+		/* Its cgroup: the container and pod the storm hurt. */
+		if (b[ROCECTL_A_WDB_CGROUP])
+			qp_print_workload(mnl_attr_get_u64(b[ROCECTL_A_WDB_CGROUP]));
 		out_close_object();
 	}
 	out_close_array();

@@ -11,10 +11,10 @@
 # Against the independent references the kernel and the kubelet's files
 # give: /proc/PID/cgroup (the path), the cgroup directory's inode number
 # (the id), the log directory's name (namespace and pod); qp show's fields
-# in text and JSON, its pod and namespace filters, the qp_create
-# tracepoint.
+# in text and JSON, its pod and namespace filters, a storm's blast radius,
+# the qp_create tracepoint.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 8
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 CG=/sys/fs/cgroup
@@ -39,17 +39,24 @@ mount -t tmpfs tmpfs /var/log || fail "tmpfs on /var/log"
 mkdir -p "$CG$PA" "$CG$PB" "$CG$PC" || fail "cgroups"
 mkdir -p "/var/log/pods/team-a_trainer-0_$UA/trainer" "/var/log/pods/team-b_server-1_$UB/server" ||
 	fail "pod log directories"
-veth_pair 1 2
-rxe_add rxe0 veth1 || fail "rxe0"
+# Soft-RoCE over the simulated DCB NIC: DSCP 26 (tclass 104) is priority 3.
+simnic_pair sim0 sim1 || fail "simnic"
+ip addr add 192.0.2.11/24 dev sim0; ip addr add 192.0.2.12/24 dev sim1
+two_hosts sim0 192.0.2.11 sim1 192.0.2.12
 module_load || fail "load"
+rxe_add rxe0 sim0 && rxe_add rxe1 sim1 || fail "rxe over simnic"
+for d in sim0 sim1; do dcb pfc set dev $d prio-pfc 3:on; dcb app add dev $d dscp-prio 26:3; done
+gid=$(ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /192.0.2.11/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
+gid=${gid:-1}
 
 # in_cgroup PATH PIDFILE CMD...: CMD run from inside the cgroup, as a
 # container's process; its pid in PIDFILE.
 in_cgroup() {
 	sh -c 'echo $$ > "$2" && echo $$ > "$1/cgroup.procs" && shift 2 && exec "$@"' sh "$CG$1" "$2" "${@:3}"
 }
-hold() {	# hold NAME PATH N: qptraffic holding N loopback pairs inside PATH
-	in_cgroup "$2" "$W/$1.pid" "$QPT" pair -d rxe0 -g 1 -n "$3" -m 20 -s 1024 --hold > "$W/$1.json" 2> "$W/$1.err" &
+hold() {	# hold NAME PATH N: qptraffic holding N pairs (rxe0 to rxe1) inside PATH
+	in_cgroup "$2" "$W/$1.pid" "$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n "$3" -m 20 -s 1024 --tos 104 \
+		--hold > "$W/$1.json" 2> "$W/$1.err" &
 	busywait 20000 test -s "$W/$1.json" || fail "$1's QPs: $(cat "$W/$1.err")"
 	eval "$1=$(cat "$W/$1.pid")"
 }
@@ -64,7 +71,7 @@ check_eq "$(qps "$A" | jq -c '[.[] | [.cgroup, .cgroup_id]] | unique')" \
 	"[[\"$PA\",$(stat -c %i "$CG$PA")]]" "A's QPs: the path /proc gives and the directory's inode number"
 check_eq "$(qps "$B" | jq -c '[.[] | [.cgroup, .cgroup_id]] | unique')" \
 	"[[\"$PB\",$(stat -c %i "$CG$PB")]]" "B's QPs"
-check_eq "$(qps "$A" | jq length) $(qps "$B" | jq length)" "4 2" "QPs: A's two pairs, B's one"
+check_eq "$(qps "$A" | jq length) $(qps "$B" | jq length)" "2 1" "QPs on rxe0: A's two pairs, B's one"
 log_test "each QP's cgroup: /proc/PID/cgroup's path and the directory's inode number"
 
 # --- the pod and the container, from the path and the kubelet's files ---------------------
@@ -83,13 +90,56 @@ log_test "text: cgroup, pod and container after the QP's other fields"
 
 # --- filters --------------------------------------------------------------------------------
 check_eq "$(rc -j qp show pod trainer-0 | jq -c '[.[].pid] | unique')" "[$A]" "pod trainer-0"
-check_eq "$(rc -j qp show pod trainer-0 | jq length)" "$(qps "$A" | jq length)" "all of A's QPs"
+check_eq "$(rc -j qp show pod trainer-0 | jq length)" "$(rc -j qp show pid "$A" | jq length)" "all of A's QPs, both devices"
 check_eq "$(rc -j qp show namespace team-b | jq -c '[.[].pid] | unique')" "[$B]" "namespace team-b"
 check_eq "$(rc -j qp show namespace team-a pod server-1)" "[]" "a pod of another namespace"
 check_eq "$(rc -j qp show pod nosuch)" "[]" "no such pod"
 out=$(rc qp show pod 2>&1); code=$?
 check_eq "$code" 2 "pod without a name: $out"
 log_test "qp show pod NAME and namespace NS keep that pod's QPs only"
+
+# --- a storm names the pods it hurts --------------------------------------------------------
+rc watchdog set dev sim0 prio 3 action forward detect 100 restore 1000 interval 10 || fail "watch sim0"
+storm sim0 3 1000
+st() { rc -j watchdog stats dev sim0 | jq -c '.[0].prios[] | select(.prio == 3 and .direction == "rx") | '"$1"; }
+busywait 10000 eval '[ "$(st .storms)" = 1 ]' || fail "no storm on sim0 priority 3"
+check_eq "$(st '[.affected[] | [.pid, .namespace, .pod, .cgroup]] | sort_by(.[0])')" \
+	"$(jq -c -n --argjson a "$A" --argjson b "$B" --argjson c "$C" \
+		"[[\$a,\"team-a\",\"trainer-0\",\"$PA\"],[\$b,\"team-b\",\"server-1\",\"$PB\"],[\$c,null,null,\"$PC\"]] | sort_by(.[0])")" \
+	"the storm's processes, each with its pod and cgroup"
+check_match "$(rc watchdog stats dev sim0 | tr '\n' ' ')" "pid $A comm qptraffic qps 2 bytes [0-9]+ cgroup $PA pod team-a/trainer-0 " "text"
+storm sim0 3 0
+busywait 10000 eval '[ "$(st .restores)" = 1 ]' || fail "no restore"
+rc watchdog del dev sim0
+log_test "a storm's blast radius names each process's pod and cgroup"
+
+# --- the exporter: per-workload sums and one info series per workload ----------------------
+ex() { rc exporter print > "$W/ex.txt" || fail "exporter print"; }
+val() { awk -v k="$1" '$1 == k { print $2 }' "$W/ex.txt"; }
+own() {	# own PID KEY: what PID's QPs on rxe0 count, by their own counters
+	rc -j qp stats dev rxe0 pid "$1" | jq "[.[].counters.$2] | add"
+}
+ex
+out=$(promtool check metrics < "$W/ex.txt" 2>&1) || fail "promtool: $out"
+a_tx=$(own "$A" tx_bytes)
+check_eq "$(val "rocectl_workload_qp_tx_bytes_total{device=\"rxe0\",cgroup=\"$PA\"}")" "$a_tx" "A's pod's tx_bytes: its QPs' own"
+check_eq "$(val "rocectl_workload_qp_tx_bytes_total{device=\"rxe0\",cgroup=\"$PB\"}")" "$(own "$B" tx_bytes)" "B's"
+[ "$a_tx" -ge $((2 * 20 * 1024)) ] || fail "A's pod sent $a_tx bytes, less than its 2 x 20 messages of 1024"
+check_eq "$(val "rocectl_workload_qps{device=\"rxe0\",cgroup=\"$PA\"}")" 2 "A's live QPs"
+grep -qxF "rocectl_workload_info{cgroup=\"$PA\",namespace=\"team-a\",pod=\"trainer-0\",pod_uid=\"$UA\",container=\"$IA\",container_runtime=\"containerd\"} 1" "$W/ex.txt" ||
+	fail "A's info series: $(grep "rocectl_workload_info{cgroup=\"$PA\"" "$W/ex.txt")"
+grep -qxF "rocectl_workload_info{cgroup=\"$PC\",namespace=\"\",pod=\"\",pod_uid=\"$UC\",container=\"$IC\",container_runtime=\"\"} 1" "$W/ex.txt" ||
+	fail "C's info series: $(grep "rocectl_workload_info{cgroup=\"$PC\"" "$W/ex.txt")"
+check_eq "$(grep -c '^rocectl_workload_info{' "$W/ex.txt")" 3 "one info series per workload"
+# A's pod ends: its QPs destroyed, its sum stays (the module's destroyed QPs' group of its cgroup).
+kill "$A"
+busywait 10000 eval '[ "$(qps "$A")" = "[]" ]' || fail "A's QPs left"
+sleep 1.1
+ex
+check_eq "$(val "rocectl_workload_qp_tx_bytes_total{device=\"rxe0\",cgroup=\"$PA\"}")" "$a_tx" "A's pod's sum after its QPs are gone"
+check_eq "$(val "rocectl_workload_qps{device=\"rxe0\",cgroup=\"$PA\"}")" 0 "A's live QPs after"
+check_eq "$(rc -j qp show dev rxe0 | jq '[.[] | select(.cgroup != null)] | length')" 2 "B's and C's QPs left"
+log_test "exporter: per-pod QP sums equal the pod's QPs' own counters and stay when they go; one info series per workload"
 
 # --- the tracepoint ----------------------------------------------------------------------------
 TR=/sys/kernel/tracing
@@ -105,7 +155,8 @@ kill "$A" "$B" "$C" "$D" 2>/dev/null
 wait "$A" "$B" "$C" "$D" 2>/dev/null
 busywait 10000 eval '[ "$(rc -j qp show dev rxe0 type RC | jq length)" = 0 ]' || fail "QPs left"
 module_unload || fail "unload"
-rxe_del rxe0
+rxe_del rxe0; rxe_del rxe1
+rmmod simnic || fail "rmmod simnic"
 for p in "$PA" "$PB" "$PC"; do
 	while [ "$p" != / ]; do rmdir "$CG$p" 2>/dev/null; p=$(dirname "$p"); done
 done

@@ -151,6 +151,7 @@ static const struct ainfo wd_blast_proc_attrs[ROCECTL_A_WDB_MAX + 1] = {
 	[ROCECTL_A_WDB_COMM] = { T_STR },
 	[ROCECTL_A_WDB_QPS] = { T_U32 },
 	[ROCECTL_A_WDB_BYTES] = { T_U64 },
+	[ROCECTL_A_WDB_CGROUP] = { T_U64 },
 };
 
 static const struct ainfo cong_attrs[ROCECTL_A_CONG_MAX + 1] = {
@@ -245,6 +246,7 @@ static const uint8_t pol_qp_retired_get[] = {
 	ROCECTL_A_DEV_NAME,
 	ROCECTL_A_QP_PORT,
 	ROCECTL_A_QP_COMM,
+	ROCECTL_A_QP_CGROUP,
 	0,
 };
 

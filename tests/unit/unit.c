@@ -35,6 +35,7 @@
 #include "qp_follow_test.h"
 #include "blast_print_test.h"
 #include "workload_test.h"
+#include "metrics_workloads_test.h"
 
 static int failed;
 
@@ -450,6 +451,7 @@ int main(void)
 	check_ecmp_tests(report);
 	blast_print_tests(report);
 	workload_tests(report);
+	metrics_workloads_tests(report);
 	qp_sport_tests(report);
 	prom_tests(report);
 	metrics_sums_tests(report);

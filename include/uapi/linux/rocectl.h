@@ -105,15 +105,16 @@
  *   out of range is refused with the nest pointed at.
  *
  * ROCECTL_CMD_QP_RETIRED_GET
- *   The final counts of destroyed QPs, summed per device, port and owner's
- *   command name (soft-RoCE, where the module counts packets), so that a
- *   reader's per-group sums -- these plus the live QPs' -- never depend on
- *   catching a qp-destroy-ntf. Groups are never removed while their device
- *   lives; past the device's bound (retired_groups) a destroyed QP is added
- *   to one qp-retired-other group. Request, do: the device (dev-index and/or
- *   dev-name), qp-port and qp-comm of one group (-ENOENT if it has none).
- *   Request, dump: any of these, to select; nothing for every group. Reply:
- *   one message per group.
+ *   The final counts of destroyed QPs, summed per device, port, owner's
+ *   command name and owner's cgroup (qp-cgroup, absent for the root cgroup)
+ *   (soft-RoCE, where the module counts packets), so that a reader's
+ *   per-group sums -- these plus the live QPs' -- never depend on catching a
+ *   qp-destroy-ntf. Groups are never removed while their device lives; past
+ *   the device's bound (retired_groups) a destroyed QP is added to one
+ *   qp-retired-other group. Request, do: the device (dev-index and/or
+ *   dev-name), qp-port, qp-comm and qp-cgroup (absent: the root cgroup) of
+ *   one group (-ENOENT if it has none). Request, dump: any of these, to
+ *   select; nothing for every group. Reply: one message per group.
  *
  * ROCECTL_CMD_QP_ERROR_GET
  *   The last QP failures (anyone), oldest first: a bounded ring of records
@@ -506,6 +507,7 @@ enum rocectl_wd_blast_attr {
 	ROCECTL_A_WDB_COMM,
 	ROCECTL_A_WDB_QPS,
 	ROCECTL_A_WDB_BYTES,
+	ROCECTL_A_WDB_CGROUP,
 
 	__ROCECTL_A_WDB_MAX,
 	ROCECTL_A_WDB_MAX = (__ROCECTL_A_WDB_MAX - 1)

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The exporter's per-workload sums: a (device, cgroup) workload is its
+ * live QPs' counts plus the module's destroyed QPs' groups of that
+ * cgroup, whatever their command names and ports; never shown lower than
+ * before; the root cgroup (0) and the module's "other" group are no
+ * workload; another module load starts over.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "metrics_workloads.h"
+#include "metrics_workloads_test.h"
+
+static struct retired R(const char *comm, uint64_t cgroup, bool other, uint64_t tx)
+{
+	struct retired r = { .dev_index = 1, .port = 1, .cgroup = cgroup, .other = other };
+
+	snprintf(r.dev, sizeof(r.dev), "rxe0");
+	snprintf(r.comm, sizeof(r.comm), "%s", comm);
+	r.v[0] = tx;
+	return r;
+}
+
+static struct qp Q(const char *comm, uint64_t cgroup, uint64_t tx)
+{
+	struct qp q = { .dev_index = 1, .port = 1, .cgroup = cgroup, .counted = true, .state = 3 };
+
+	snprintf(q.dev, sizeof(q.dev), "rxe0");
+	snprintf(q.comm, sizeof(q.comm), "%s", comm);
+	q.v[0] = tx;
+	return q;
+}
+
+static const char *show(void)
+{
+	static char buf[256];
+	const struct workload_sum *w;
+	size_t n, i, len = 0;
+
+	buf[0] = '\0';
+	w = workload_sums(&n);
+	for (i = 0; i < n; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s/%llu:%llu:%u", i ? " " : "", w[i].dev,
+				(unsigned long long)w[i].cgroup, (unsigned long long)w[i].sum[0], w[i].qps);
+	return buf;
+}
+
+static void step(void (*report)(const char *, int, const char *, const char *), const char *name,
+		 uint32_t family, struct retired *r, size_t nr, struct qp *q, size_t nq, const char *want)
+{
+	struct snapshot s = { .retired = r, .nretired = nr, .qps = q, .nqps = nq };
+	char full[160];
+
+	workload_sums_update(family, &s);
+	snprintf(full, sizeof(full), "workload sums: %s", name);
+	report(full, !strcmp(show(), want), show(), want);
+}
+
+void metrics_workloads_tests(void (*report)(const char *name, int ok, const char *got, const char *want))
+{
+	struct retired r1[] = { R("python", 77, false, 100), R("nccl", 77, false, 5), R("ib_send", 0, false, 9),
+				R("x", 0, true, 40) };
+	struct qp q1[] = { Q("python", 77, 10), Q("python", 88, 7), Q("ib_send", 0, 3) };
+	struct qp q2[] = { Q("python", 88, 8) };
+	struct retired r3[] = { R("python", 77, false, 100), R("nccl", 77, false, 5) };
+
+	step(report, "destroyed groups and live QPs of one cgroup summed across names; root and other are none",
+	     1, r1, 4, q1, 3, "rxe0/77:115:1 rxe0/88:7:1");
+	/* 77's live QP destroyed between the two dumps: in neither, its sum held. */
+	step(report, "a QP between the two dumps: the sum holds", 1, r3, 2, q2, 1, "rxe0/77:115:0 rxe0/88:8:1");
+	step(report, "another module load starts over", 2, r3, 2, NULL, 0, "rxe0/77:105:0");
+}

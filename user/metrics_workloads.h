@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The exporter's QP sums per workload: per (device, cgroup), the cgroup
+ * being the QPs' owners' (the root cgroup is no workload). Built as the
+ * per-program sums are (metrics_sums.h): the live QPs' counters plus the
+ * module's destroyed QPs' groups of that cgroup, each sum shown as the
+ * largest it has been for this module load, so that it never goes back.
+ * Past the module's bound on destroyed QPs' groups (retired_groups), a
+ * destroyed QP's counts go to the device's "other" group, which names no
+ * cgroup: its workload's sum then holds at its highest. The workloads are
+ * the cgroups of the module's groups (bounded) and of the live QPs.
+ */
+#ifndef ROCECTL_METRICS_WORKLOADS_H
+#define ROCECTL_METRICS_WORKLOADS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "metrics_read.h"
+
+struct workload_sum {
+	uint32_t dev_index;
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	uint64_t cgroup;
+	bool counted;			/* it has counters (soft-RoCE) */
+	unsigned int qps;		/* live QPs */
+	uint64_t sum[QP_NSTATS];	/* live + destroyed, never lower than before */
+};
+
+/* This scrape's workloads from s, for the module load family_id. False if out of memory. */
+bool workload_sums_update(uint32_t family_id, const struct snapshot *s);
+/* Sorted by (device index, cgroup). */
+const struct workload_sum *workload_sums(size_t *n);
+
+#endif
