@@ -292,10 +292,25 @@ log_test "a real Prometheus scrapes the exporter: its query API returns the stor
 # Every metric they read is in a scrape of this scenario (one with live
 # QPs and traffic, one after a storm); Prometheus loaded the rules and
 # evaluated every one of them without an error.
-# A hardware device's series too (simrdma's: its DevX commands missed).
+# A hardware device's series too (simrdma's: its DevX commands missed),
+# and a workload's (a QP owner in a cgroup of its own: the pods' view).
 simrdma_dev srd0 sim0 || fail "simrdma srd0"
+CG=/sys/fs/cgroup
+cgm=
+if ! mountpoint -q $CG; then
+	mount -t cgroup2 none $CG || fail "mount cgroup2"
+	cgm=1
+fi
+mkdir -p $CG/rocectl-exporter-test || fail "a cgroup"
+sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh $CG/rocectl-exporter-test \
+	"$QPT" pair -d rxe0 -g 1 -n 1 -m 10 -s 1024 --hold > "$W/cg.json" 2> "$W/cg.err" &
+cgp=$!
+busywait 20000 test -s "$W/cg.json" || fail "a QP owner in a cgroup: $(cat "$W/cg.err")"
 settle
-scrape > "$W/hw.txt" || fail "scrape with srd0"
+scrape > "$W/hw.txt" || fail "scrape with srd0 and a workload"
+kill $cgp; wait $cgp 2>/dev/null
+busywait 10000 rmdir $CG/rocectl-exporter-test || fail "the cgroup left"
+[ -z "$cgm" ] || umount $CG
 echo srd0 > "$SRD/del_device" && rmmod simrdma || fail "srd0 away"
 out=$(python3 "$ROOT/tests/prometheus/metric_names.py" "$ROOT/user/system/rocectl.rules.yml" \
 	"$ROOT/user/system/rocectl-dashboard.json" "$W/m.txt" "$W/wd.txt" "$W/hw.txt" 2>&1) || fail "$out"
