@@ -276,8 +276,7 @@ EXPORT_SYMBOL_GPL(rocectl_devx_cmd_wanted);
 static void rocectl_devx_missed_work(struct work_struct *work)
 {
 	struct rocectl_dev *rdev;
-	struct rocectl_qp *e;
-	unsigned long index = 0, qpn, flags;
+	unsigned long index = 0;
 	u64 n;
 
 	mutex_lock(&rocectl_devs_lock);
@@ -285,15 +284,7 @@ static void rocectl_devx_missed_work(struct work_struct *work)
 		n = atomic64_read(&rdev->devx_missed);
 		if (n != rdev->devx_marked) {
 			rdev->devx_marked = n;
-			rcu_read_lock();
-			xa_for_each(&rdev->qps, qpn, e) {
-				if (!e->info.devx)
-					continue;
-				spin_lock_irqsave(&e->lock, flags);
-				e->info.incomplete = 1;
-				spin_unlock_irqrestore(&e->lock, flags);
-			}
-			rcu_read_unlock();
+			rocectl_qps_mark_dev_incomplete(rdev, true);
 		}
 		index++;
 	}

@@ -1024,6 +1024,23 @@ void rocectl_qps_scan(struct rocectl_dev *rdev)
 	}
 }
 
+/* A device's live QPs marked incomplete, its DevX ones alone if devx. */
+void rocectl_qps_mark_dev_incomplete(struct rocectl_dev *rdev, bool devx)
+{
+	struct rocectl_qp *e;
+	unsigned long qpn, flags;
+
+	rcu_read_lock();
+	xa_for_each(&rdev->qps, qpn, e) {
+		if (devx && !e->info.devx)
+			continue;
+		spin_lock_irqsave(&e->lock, flags);
+		e->info.incomplete = 1;
+		spin_unlock_irqrestore(&e->lock, flags);
+	}
+	rcu_read_unlock();
+}
+
 /*
  * A QP verb call went unseen (qp_hooks.c): every QP live now may be the
  * one whose create, modify or destroy it was. Marked, never guessed at.
@@ -1032,19 +1049,11 @@ void rocectl_qps_scan(struct rocectl_dev *rdev)
 void rocectl_qps_mark_incomplete(void)
 {
 	struct rocectl_dev *rdev;
-	struct rocectl_qp *e;
-	unsigned long index = 0, qpn;
-	unsigned long flags;
+	unsigned long index = 0;
 
 	mutex_lock(&rocectl_devs_lock);
 	while ((rdev = rocectl_dev_next(&index))) {
-		rcu_read_lock();
-		xa_for_each(&rdev->qps, qpn, e) {
-			spin_lock_irqsave(&e->lock, flags);
-			e->info.incomplete = 1;
-			spin_unlock_irqrestore(&e->lock, flags);
-		}
-		rcu_read_unlock();
+		rocectl_qps_mark_dev_incomplete(rdev, false);
 		index++;
 	}
 	mutex_unlock(&rocectl_devs_lock);

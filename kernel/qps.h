@@ -131,6 +131,7 @@ int rocectl_qps_init(void);
 void rocectl_qps_exit(void);
 void rocectl_qps_drain(struct rocectl_dev *rdev);
 void rocectl_qps_mark_incomplete(void);
+void rocectl_qps_mark_dev_incomplete(struct rocectl_dev *rdev, bool devx);
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 			 u64 *stats);
 pid_t rocectl_qp_reader_pid(const struct rocectl_qp *e);
