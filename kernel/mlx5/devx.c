@@ -16,9 +16,11 @@
  * one hit, on one CPU with preemption off, the one registered last first
  * (the kprobes core adds each at the head of the address's list, 5.10 to
  * 7.2): the plain kprobe is registered before the kretprobe, so the entry
- * handler marks the hit followed in a per-CPU flag before the plain
- * kprobe's handler reads it and counts a wanted command without the mark
- * as missed, on its device (rocectl_devx_missed()). Not a post handler:
+ * handler, which runs only when it has an instance, marks the hit seen in
+ * a per-CPU flag before the plain kprobe's handler reads it. A hit without
+ * the mark reached no entry handler: the plain kprobe decodes it then
+ * (and only then) and counts a wanted command as missed, on its device
+ * (rocectl_devx_missed()). Not a post handler:
  * one joining a probe already armed through ftrace is disarmed through
  * the wrong ftrace ops at unregistration (6.1, 6.12), which leaves the
  * probe behind.
@@ -59,8 +61,8 @@ struct rm5_devx_args {
 	int out_size;
 };
 
-/* This CPU's hit of the entry was followed (rm5_devx_entry()). */
-static DEFINE_PER_CPU(bool, rm5_devx_followed);
+/* This CPU's hit of the entry reached rm5_devx_entry(), which decided it. */
+static DEFINE_PER_CPU(bool, rm5_devx_seen);
 
 /* Whether the command at the entry is one the hook follows: a user context's QP command. */
 static bool rm5_devx_wanted(struct pt_regs *regs)
@@ -79,6 +81,7 @@ static int rm5_devx_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct rm5_devx_args *a = (void *)ri->data;
 
+	this_cpu_write(rm5_devx_seen, true);
 	if (!rm5_devx_wanted(regs))
 		return 1;
 	a->dev = (struct mlx5_core_dev *)regs_get_kernel_argument(regs, 0);
@@ -86,23 +89,23 @@ static int rm5_devx_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	a->in_size = (int)regs_get_kernel_argument(regs, 2);
 	a->out = (const void *)regs_get_kernel_argument(regs, 3);
 	a->out_size = (int)regs_get_kernel_argument(regs, 4);
-	this_cpu_write(rm5_devx_followed, true);
 	return 0;
 }
 
-/* Both probes are in place: a hit without the mark is a miss. */
+/* Both probes are in place: a wanted hit without the mark is a miss. */
 static bool rm5_devx_counting;
 
 /*
- * After the kretprobe's handler in the same hit: a wanted command it did
- * not follow is counted on its device.
+ * After the kretprobe's handler in the same hit: a command its entry
+ * handler never saw (no instance free) is counted on its device if the
+ * hook wanted it.
  */
 static int rm5_devx_after(struct kprobe *p, struct pt_regs *regs)
 {
 	struct mlx5_core_dev *dev;
 
-	if (this_cpu_read(rm5_devx_followed)) {
-		this_cpu_write(rm5_devx_followed, false);
+	if (this_cpu_read(rm5_devx_seen)) {
+		this_cpu_write(rm5_devx_seen, false);
 		return 0;
 	}
 	if (!READ_ONCE(rm5_devx_counting) || !rm5_devx_wanted(regs))
