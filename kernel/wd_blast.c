@@ -219,18 +219,23 @@ static void rocectl_wd_blast_departed(struct rocectl_wd *w, int dir, int prio,
 	struct rocectl_qp_departed r[4];
 	struct rocectl_prio_map m;
 	struct rocectl_dev *rdev;
+	bool mapped = false;
 	unsigned int i, n;
 
 	if (!w->ndev || !b->counted)
 		return;
-	rocectl_prio_map_read(w->ndev, &m);
 	rcu_read_lock();
 	rdev = rocectl_dev_by_port_netdev_rcu(w->ifindex);
 	while (rdev && rdev->counts &&
 	       (n = rocectl_departed_read(&rdev->departed, &b->departed_at,
-					  r, ARRAY_SIZE(r), &b->lost)))
+					  r, ARRAY_SIZE(r), &b->lost))) {
+		/* Most polls find none: the DCB tables read only for some. */
+		if (!mapped)
+			rocectl_prio_map_read(w->ndev, &m);
+		mapped = true;
 		for (i = 0; i < n; i++)
 			rocectl_wd_blast_fold(b, dir, prio, &m, &r[i]);
+	}
 	rcu_read_unlock();
 }
 
