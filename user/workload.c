@@ -244,6 +244,10 @@ static int cg_visit(const char *fpath, const struct stat *st, int type, struct F
 	return 0;
 }
 
+/* The views given since the last forget: each cgroup's resolved once. */
+static struct workload_view *views;
+static size_t nviews, views_cap;
+
 void workload_cgroup_forget(void)
 {
 	size_t i;
@@ -254,6 +258,9 @@ void workload_cgroup_forget(void)
 	cg_map = NULL;
 	cg_n = cg_cap = 0;
 	cg_walked = false;
+	free(views);
+	views = NULL;
+	nviews = views_cap = 0;
 }
 
 bool workload_cgroup_path(const char *root, uint64_t id, char *path, size_t len)
@@ -293,21 +300,39 @@ static const char *cgroup2_root(void)
 	return NULL;
 }
 
+/* The module gives the root cgroup as 0: no workload, nothing to read. */
 void workload_view(uint64_t id, struct workload_view *v)
 {
-	const char *root = cgroup2_root();
-	struct stat st;
+	const char *root;
+	struct workload_view *grown;
+	size_t i;
 
 	memset(v, 0, sizeof(*v));
-	if (!id || (root && !stat(root, &st) && st.st_ino == id)) {
+	if (!id) {
 		v->root = true;
 		return;
 	}
-	if (!root || !workload_cgroup_path(root, id, v->path, sizeof(v->path)))
-		return;
-	v->known = true;
-	v->is_workload = workload_parse(v->path, &v->w);
-	if (v->w.pod_uid[0])
-		v->named = workload_pod_name("/var/log/pods", v->w.pod_uid, v->ns, sizeof(v->ns),
-					     v->pod, sizeof(v->pod), &v->why);
+	for (i = 0; i < nviews; i++) {
+		if (views[i].id == id) {
+			*v = views[i];
+			return;
+		}
+	}
+	v->id = id;
+	root = cgroup2_root();
+	if (root && workload_cgroup_path(root, id, v->path, sizeof(v->path))) {
+		v->known = true;
+		v->is_workload = workload_parse(v->path, &v->w);
+		if (v->w.pod_uid[0])
+			v->named = workload_pod_name("/var/log/pods", v->w.pod_uid, v->ns,
+						     sizeof(v->ns), v->pod, sizeof(v->pod), &v->why);
+	}
+	if (nviews == views_cap) {
+		grown = realloc(views, (views_cap ? 2 * views_cap : 16) * sizeof(*grown));
+		if (!grown)
+			return;		/* resolved again next time */
+		views = grown;
+		views_cap = views_cap ? 2 * views_cap : 16;
+	}
+	views[nviews++] = *v;
 }

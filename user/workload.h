@@ -43,11 +43,13 @@ bool workload_pod_name(const char *logdir, const char *uid, char *ns, size_t ns_
  * is gone, or outside this reader's view).
  */
 bool workload_cgroup_path(const char *root, uint64_t id, char *path, size_t len);
+/* The walk and the views forgotten: the next lookups read the tree again. */
 void workload_cgroup_forget(void);
 
 /* What the tool says of a QP's cgroup. */
 struct workload_view {
-	bool root;		/* the root cgroup (or none): nothing to say */
+	uint64_t id;
+	bool root;		/* the root cgroup (id 0): nothing to say */
 	bool known;		/* its path was found */
 	char path[1024];
 	bool is_workload;	/* a container's or a pod's */
@@ -59,7 +61,8 @@ struct workload_view {
 
 /*
  * The cgroup id's view, from the cgroup v2 mount (/sys/fs/cgroup, or
- * /sys/fs/cgroup/unified on a hybrid host) and the kubelet's /var/log/pods.
+ * /sys/fs/cgroup/unified on a hybrid host) and the kubelet's /var/log/pods;
+ * each id resolved once until workload_cgroup_forget().
  */
 void workload_view(uint64_t id, struct workload_view *v);
 
