@@ -121,18 +121,26 @@ bool sums_update(uint32_t family_id, const struct snapshot *s)
 		const struct group *prev = st.ngroups ?
 			bsearch(&all[i], st.groups, st.ngroups, sizeof(*st.groups), group_cmp) : NULL;
 
-		if (!prev)
-			continue;
-		for (k = 0; k < QP_NSTATS; k++)
-			if (prev->sum[k] > all[i].sum[k]) {
-				st.held++;
-				all[i].sum[k] = prev->sum[k];
-			}
+		if (prev)
+			st.held += sums_hold(all[i].sum, prev->sum);
 	}
 	free(st.groups);
 	st.groups = all;
 	st.ngroups = out;
 	return true;
+}
+
+unsigned int sums_hold(uint64_t *sum, const uint64_t *prev)
+{
+	unsigned int k, held = 0;
+
+	for (k = 0; k < QP_NSTATS; k++) {
+		if (prev[k] > sum[k]) {
+			sum[k] = prev[k];
+			held++;
+		}
+	}
+	return held;
 }
 
 const struct group *sums_groups(size_t *n)

@@ -50,6 +50,12 @@ struct group {
 bool sums_update(uint32_t family_id, const struct snapshot *s);
 /* The groups, sorted by (device index, port, comm). */
 const struct group *sums_groups(size_t *n);
+/*
+ * One group's QP_NSTATS sums raised to what the last scrape showed where
+ * lower (a QP between the dumps): the number raised. Shared with the
+ * per-workload sums (metrics_workloads.c).
+ */
+unsigned int sums_hold(uint64_t *sum, const uint64_t *prev);
 /* Sums shown higher than this scrape read (a QP between the dumps), all groups. */
 uint64_t sums_held(void);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics_sums.h"
 #include "metrics_workloads.h"
 
 static struct {
@@ -86,9 +87,8 @@ bool workload_sums_update(uint32_t family_id, const struct snapshot *s)
 		const struct workload_sum *prev = st.n ?
 			bsearch(&all[i], st.w, st.n, sizeof(*st.w), wl_cmp) : NULL;
 
-		for (k = 0; prev && k < QP_NSTATS; k++)
-			if (prev->sum[k] > all[i].sum[k])
-				all[i].sum[k] = prev->sum[k];
+		if (prev)
+			sums_hold(all[i].sum, prev->sum);
 	}
 	free(st.w);
 	st.w = all;
