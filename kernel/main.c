@@ -30,6 +30,7 @@ static int __init rocectl_init(void)
 {
 	int err;
 
+	rocectl_devx_missed_init();
 	err = rocectl_qp_errors_init();
 	if (err)
 		return err;

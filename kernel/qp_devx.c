@@ -16,6 +16,7 @@
  * marked verb (the modify hooks see every verbs QP's first move).
  */
 #include <linux/hashtable.h>
+#include <linux/irq_work.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -293,6 +294,18 @@ static void rocectl_devx_missed_work(struct work_struct *work)
 
 static DECLARE_WORK(rocectl_devx_missed_wk, rocectl_devx_missed_work);
 
+/* The work queued from irq_work: queue_work() takes the pool's lock. */
+static void rocectl_devx_missed_kick(struct irq_work *iw)
+{
+	schedule_work(&rocectl_devx_missed_wk);
+}
+
+static struct irq_work rocectl_devx_missed_iw;
+
+/*
+ * From the plain kprobe's handler, which a breakpoint runs in NMI-like
+ * context: a lock-free lookup, a count and an NMI-safe kick (as pool.c's).
+ */
 void rocectl_devx_missed(struct device *parent)
 {
 	struct rocectl_dev *rdev;
@@ -303,15 +316,21 @@ void rocectl_devx_missed(struct device *parent)
 	rdev = rocectl_dev_by_parent_rcu(parent);
 	if (rdev) {
 		atomic64_inc(&rdev->devx_missed);
-		schedule_work(&rocectl_devx_missed_wk);
+		irq_work_queue(&rocectl_devx_missed_iw);
 	}
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_GPL(rocectl_devx_missed);
 
+void rocectl_devx_missed_init(void)
+{
+	init_irq_work(&rocectl_devx_missed_iw, rocectl_devx_missed_kick);
+}
+
 /* At unload, after the backends: no marking is left running. */
 void rocectl_devx_missed_flush(void)
 {
+	irq_work_sync(&rocectl_devx_missed_iw);
 	cancel_work_sync(&rocectl_devx_missed_wk);
 }
 

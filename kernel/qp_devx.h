@@ -43,6 +43,7 @@ bool rocectl_devx_cmd_wanted(void);
  * follow to its return, on the device whose parent is parent.
  */
 void rocectl_devx_missed(struct device *parent);
+void rocectl_devx_missed_init(void);
 void rocectl_devx_missed_flush(void);
 
 /* rocectl.ko's own: the held creates of a device, or all, forgotten. */
