@@ -15,16 +15,16 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 #include <rocectl_version.h>
-#include "devices.h"
-#include "netlink.h"
-#include "qp_devx.h"
-#include "qp_errors.h"
-#include "qp_events.h"
-#include "qp_hooks.h"
-#include "qps.h"
-#include "rxe_hooks.h"
-#include "watchdog.h"
-#include "wd_netlink.h"
+#include "devices/devices.h"
+#include "netlink/netlink.h"
+#include "qp/qp_devx.h"
+#include "qp/qp_errors.h"
+#include "qp/qp_events.h"
+#include "qp/qp_hooks.h"
+#include "qp/qps.h"
+#include "packet/rxe_hooks.h"
+#include "watchdog/watchdog.h"
+#include "netlink/wd_netlink.h"
 
 static int __init rocectl_init(void)
 {

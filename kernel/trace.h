@@ -44,7 +44,7 @@
 #define _ROCECTL_TRACE_H
 
 #include <linux/tracepoint.h>
-#include "qps.h"
+#include "qp/qps.h"
 
 TRACE_EVENT(qp_create,
 	TP_PROTO(const char *dev, const struct rocectl_qp_info *qp),

@@ -36,7 +36,7 @@ if [ ! -x "$cp_dir/checkpatch.pl" ]; then
 	fi
 fi
 if [ -x "$cp_dir/checkpatch.pl" ]; then
-	files=$(ls kernel/*.c kernel/*.h kernel/mlx5/*.c kernel/mlx5/*.h include/uapi/linux/*.h include/*.h \
+	files=$(ls kernel/*.[ch] kernel/*/*.[ch] include/uapi/linux/*.h include/*.h \
 		tests/simnic/*.[ch] tests/simrdma/*.[ch] | grep -v 'compat.h\|trace.h\|\.mod\.c')
 	checkpatch() { "$cp_dir/checkpatch.pl" --no-tree --strict --terse --show-types "$@" 2>&1; }
 	# One checkpatch per file, as many at once as there are cpus: it reads
@@ -76,7 +76,7 @@ fi
 # interrupts back on inside that lock. So no _bh lock, nor local_bh_*,
 # anywhere in the module: irqsave (kernel/README, locking).
 out=$(grep -nE '\b(spin|xa|read|write)_(un)?lock_bh\(|\blocal_bh_(enable|disable)\(' \
-	kernel/*.c kernel/*.h kernel/mlx5/*.c kernel/mlx5/*.h)
+	kernel/*.[ch] kernel/*/*.[ch])
 [ -z "$out" ]
 result "no bottom-half lock in the module (probe handlers run with interrupts off on 5.10)" $? \
 	"$(echo "$out" | head -n 5 | tr '\n' '|')"

@@ -3,7 +3,7 @@
 # Generate, with the kernel's ynl-gen (tests/ynl.sh: which, pinned), from
 # include/netlink/specs/rocectl.yaml:
 #   include/uapi/linux/rocectl.h   the uapi header (ynl-gen --mode uapi)
-#   kernel/netlink_gen.h, .c       the policies, the ops table and the
+#   kernel/netlink/netlink_gen.h, .c       the policies, the ops table and the
 #                                  multicast group table (--mode kernel)
 #   user/nl_spec.h                 the tool's attribute tables: types and
 #                                  names (include/netlink/user_tables.py)
@@ -26,7 +26,7 @@
 #    (const only from 6.2): the ranges lose their const and are
 #    __ro_after_init instead, as read-only after boot as before.
 # 3. genetlink-legacy families keep their struct genl_family by hand
-#    (kernel/netlink.c: no netnsok, a pre_doit before 6.0): the multicast
+#    (kernel/netlink/netlink.c: no netnsok, a pre_doit before 6.0): the multicast
 #    group table is made visible to it, as the ops table is.
 # 4. ynl-gen 6.12 renders only the enums' documentation into the uapi
 #    header: the family's and the commands' (the spec's doc) go into a
@@ -43,7 +43,7 @@ check=0
 [ "${1:-}" = --check ] && check=1
 
 spec=include/netlink/specs/rocectl.yaml
-outputs="include/uapi/linux/rocectl.h kernel/netlink_gen.h kernel/netlink_gen.c user/nl_spec.h tests/tools/nlfuzz_spec.h"
+outputs="include/uapi/linux/rocectl.h kernel/netlink/netlink_gen.h kernel/netlink/netlink_gen.c user/nl_spec.h tests/tools/nlfuzz_spec.h"
 kernel_license='((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause)'
 license=$(sed -n '1s/^# SPDX-License-Identifier: //p' "$top/$spec")
 
@@ -100,7 +100,7 @@ def source(text):
     # 2: non-const ranges for 5.10 and 6.1's NLA_POLICY_FULL_RANGE().
     text = re.sub(r'static const (struct netlink_range_validation(?:_signed)? \w+) =',
                   r'static \1 __ro_after_init =', text)
-    # 3: the multicast groups, for the family struct in kernel/netlink.c.
+    # 3: the multicast groups, for the family struct in kernel/netlink/netlink.c.
     text = text.replace('static const struct genl_multicast_group',
                         'const struct genl_multicast_group')
     return text

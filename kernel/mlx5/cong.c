@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* DCQCN parameters, status and counters on mlx5 (see cong.h). */
-#include "../backend.h"
+#include "backend/backend.h"
 #include "cong.h"
 
 /*

@@ -31,8 +31,8 @@
 #include <linux/mlx5/driver.h>
 #include <linux/mlx5/qp.h>
 #include <linux/rocectl.h>
-#include "../probe_floor.h"
-#include "../qp_devx.h"
+#include "probe_floor.h"
+#include "qp/qp_devx.h"
 #include "devx.h"
 #include "qp_cmd.h"
 

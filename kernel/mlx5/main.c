@@ -18,7 +18,7 @@
 #include <linux/mlx5/driver.h>
 #include <rdma/ib_verbs.h>
 #include <rocectl_version.h>
-#include "../backend.h"
+#include "backend/backend.h"
 #include "cong.h"
 #include "devx.h"
 #include "port.h"

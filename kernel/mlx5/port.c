@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The watchdog's operations on an mlx5 port (see port.h). */
-#include "../backend.h"
+#include "backend/backend.h"
 #include "port.h"
 
 static int rm5_pfcc_read(const struct rm5_port *port, struct rm5_pfcc *p)

@@ -5,7 +5,7 @@
 # lane itself, tests/ofed/run.sh, needs a real tree). Fake OFED roots in a
 # temporary directory stand for /usr/src/ofa_kernel (ROCECTL_OFA); one
 # object of the module is compiled in a copy of the tree for each case,
-# and kbuild's own record of the command (kernel/.bth.o.cmd) says whether
+# and kbuild's own record of the command (kernel/packet/.bth.o.cmd) says whether
 # OFED's compat header and include directory were put first.
 #
 #   tests/ofed/detect.sh [KVER]
@@ -40,17 +40,17 @@ mkdir -p "$TMP/none"
 src=$TMP/src
 copy_tree "$src"
 
-# used WHAT WANT [MAKE-ARGS...]: compile kernel/bth.o with MAKE-ARGS; WANT
+# used WHAT WANT [MAKE-ARGS...]: compile kernel/packet/bth.o with MAKE-ARGS; WANT
 # is the tree whose compat header must come first, or "none".
 used() {
 	local what=$1 want=$2 cmd got
 	shift 2
-	rm -f "$src/kernel/bth.o" "$src/kernel/.bth.o.cmd"
-	if ! make -s -C "/lib/modules/$KVER/build" M="$src" "$@" kernel/bth.o > "$TMP/make.log" 2>&1; then
+	rm -f "$src/kernel/packet/bth.o" "$src/kernel/packet/.bth.o.cmd"
+	if ! make -s -C "/lib/modules/$KVER/build" M="$src" "$@" kernel/packet/bth.o > "$TMP/make.log" 2>&1; then
 		report "not ok - ofed detect: $what # the build failed: $(tail -n 3 "$TMP/make.log" | tr '\n' '|')"
 		return
 	fi
-	cmd=$(head -n 1 "$src/kernel/.bth.o.cmd")
+	cmd=$(head -n 1 "$src/kernel/packet/.bth.o.cmd")
 	got=$(printf '%s\n' "$cmd" | grep -o -- "-include [^ ]*/include/linux/compat-2.6.h" | head -n 1)
 	got=${got#-include }
 	got=${got%/include/linux/compat-2.6.h}

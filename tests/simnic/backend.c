@@ -22,7 +22,7 @@
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_verbs.h>
-#include "../../kernel/backend.h"
+#include "../../kernel/backend/backend.h"
 #include "simnic.h"
 
 static struct dentry *simbe_ddir;

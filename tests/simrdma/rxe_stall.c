@@ -15,7 +15,7 @@
 #include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
-#include "../../kernel/rxe_cqe.h"
+#include "../../kernel/packet/rxe_cqe.h"
 
 static unsigned int stall_ms = 300;
 module_param(stall_ms, uint, 0644);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "kshim.h"
-#include "../../kernel/bth.h"
+#include "../../kernel/packet/bth.h"
 #include "bth_test.h"
 
 /* A packet: BTH, then ext bytes of extended headers, payload, pad, ICRC. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel types kernel/bth.c and kernel/wd_judge.c use, for compiling
+ * The kernel types kernel/packet/bth.c and kernel/watchdog/wd_judge.c use, for compiling
  * them in user space.
  */
 #ifndef ROCECTL_KSHIM_H

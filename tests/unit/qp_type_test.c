@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The module's QP type mapping (kernel/qp_type.h), compiled in user space:
+ * The module's QP type mapping (kernel/qp/qp_type.h), compiled in user space:
  * the RDMA core's numbers (include/rdma/ib_verbs.h, enum ib_qp_type) in,
  * the ABI's out.
  */
 #include "kshim.h"
-#include "../../kernel/qp_type.h"
+#include "../../kernel/qp/qp_type.h"
 #include "qp_type_test.h"
 
 void qp_type_tests(void (*report)(const char *, int))

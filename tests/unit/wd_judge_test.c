@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The watchdog's judgement (kernel/wd_judge.c), compiled in user space and
+ * The watchdog's judgement (kernel/watchdog/wd_judge.c), compiled in user space and
  * driven by a model NIC: pause on a priority as stretches of time, polls
  * at given times or as the module schedules them (at the interval, or
  * when a decision is due). What each case expects is worked out by hand
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "kshim.h"
-#include "../../kernel/wd_judge.h"
+#include "../../kernel/watchdog/wd_judge.h"
 #include "wd_judge_test.h"
 
 #define MS	1000000ULL

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../kernel/backend.h"
+#include "../../../kernel/backend/backend.h"
 #include "../../../kernel/mlx5/port.h"
 #define ROCECTL_MLX5_TEST_INTERNAL
 #include "mlx5_test.h"

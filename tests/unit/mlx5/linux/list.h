@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kernel/backend.h includes <linux/list.h> for struct list_head only. User
+ * kernel/backend/backend.h includes <linux/list.h> for struct list_head only. User
  * space has no such header; without this one the -idirafter to the kernel
  * headers would find the kernel's, which does not compile here.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kernel/backend.h takes u8, u64 and bool from <linux/types.h>, as in the
+ * kernel/backend/backend.h takes u8, u64 and bool from <linux/types.h>, as in the
  * kernel; user space's (uapi) one has only __u8..__u64. This adds the
  * kernel names on top of it.
  */

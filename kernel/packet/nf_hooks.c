@@ -20,8 +20,8 @@
 #include <net/ip.h>
 #include <net/net_namespace.h>
 #include "bth.h"
-#include "dev_counters.h"
-#include "devices.h"
+#include "devices/dev_counters.h"
+#include "devices/devices.h"
 #include "nf_hooks.h"
 #include "pkt_account.h"
 #include "probe_floor.h"

@@ -5,11 +5,11 @@
  * resume from (device index, QPN).
  */
 #include <net/genetlink.h>
-#include "devices.h"
+#include "devices/devices.h"
 #include "netlink.h"
-#include "qp_prio.h"
-#include "qp_stats.h"
-#include "qps.h"
+#include "qp/qp_prio.h"
+#include "qp/qp_stats.h"
+#include "qp/qps.h"
 #include "netlink_gen.h"
 
 struct rocectl_qp_filter {

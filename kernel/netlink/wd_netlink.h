@@ -3,7 +3,7 @@
 #ifndef _ROCECTL_WD_NETLINK_H
 #define _ROCECTL_WD_NETLINK_H
 
-#include "watchdog.h"
+#include "watchdog/watchdog.h"
 
 extern const struct rocectl_wd_listener rocectl_wd_nl_listener;
 

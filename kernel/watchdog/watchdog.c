@@ -23,8 +23,8 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
-#include "backend.h"
-#include "be_registry.h"
+#include "backend/backend.h"
+#include "backend/be_registry.h"
 #include "trace.h"
 #include "watchdog.h"
 #include "wd_counters.h"

@@ -9,11 +9,11 @@
 #include <linux/skbuff.h>
 #include <net/sock.h>
 #include "bth.h"
-#include "dev_counters.h"
-#include "devices.h"
+#include "devices/dev_counters.h"
+#include "devices/devices.h"
 #include "pkt_account.h"
-#include "qp_stats.h"
-#include "qps.h"
+#include "qp/qp_stats.h"
+#include "qp/qps.h"
 
 static void rocectl_count(struct rocectl_qp *e, int attr, u64 n)
 {

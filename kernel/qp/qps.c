@@ -12,9 +12,9 @@
 #include <linux/timekeeping.h>
 #include <rdma/ib_cache.h>
 #include <rdma/restrack.h>
-#include "dev_counters.h"
-#include "devices.h"
-#include "netlink.h"
+#include "devices/dev_counters.h"
+#include "devices/devices.h"
+#include "netlink/netlink.h"
 #include "pool.h"
 #include "qp_devx.h"
 #include "qp_errors.h"

@@ -10,8 +10,8 @@
 #include <net/net_namespace.h>
 #include <rdma/ib_cache.h>
 #include "devices.h"
-#include "netlink.h"
-#include "qps.h"
+#include "netlink/netlink.h"
+#include "qp/qps.h"
 
 /* Serializes the table, the names in it and the notifications about it. */
 DEFINE_MUTEX(rocectl_devs_lock);

@@ -10,7 +10,7 @@
 #include <linux/ethtool.h>
 #include <linux/slab.h>
 #include <linux/rtnetlink.h>
-#include "backend.h"
+#include "backend/backend.h"
 #include "watchdog.h"
 #include "wd_counters.h"
 #include "wd_judge.h"

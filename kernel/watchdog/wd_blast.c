@@ -27,10 +27,10 @@
 #include <linux/pid.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
-#include "devices.h"
-#include "qp_departed.h"
-#include "qp_prio.h"
-#include "qps.h"
+#include "devices/devices.h"
+#include "qp/qp_departed.h"
+#include "qp/qp_prio.h"
+#include "qp/qps.h"
 #include "watchdog.h"
 #include "wd_blast.h"
 

@@ -6,12 +6,12 @@
  * (netlink_gen.c); the family itself is kept here (genetlink-legacy).
  */
 #include <net/genetlink.h>
-#include "dev_counters.h"
-#include "devices.h"
+#include "devices/dev_counters.h"
+#include "devices/devices.h"
 #include "netlink.h"
-#include "qp_hooks.h"
-#include "qp_stats.h"
-#include "rxe_hooks.h"
+#include "qp/qp_hooks.h"
+#include "qp/qp_stats.h"
+#include "packet/rxe_hooks.h"
 #include "netlink_gen.h"
 
 static int rocectl_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev,

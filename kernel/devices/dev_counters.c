@@ -12,7 +12,7 @@
 #include <linux/atomic.h>
 #include "dev_counters.h"
 #include "devices.h"
-#include "qp_stats.h"
+#include "qp/qp_stats.h"
 
 static atomic64_t rocectl_unseen = ATOMIC64_INIT(0);
 

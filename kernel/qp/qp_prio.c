@@ -12,7 +12,7 @@
 #include <linux/if_vlan.h>
 #include <linux/rcupdate.h>
 #include <net/dcbnl.h>
-#include "devices.h"
+#include "devices/devices.h"
 #include "qp_prio.h"
 
 void rocectl_prio_map_read(struct net_device *ndev, struct rocectl_prio_map *m)

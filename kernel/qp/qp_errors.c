@@ -16,8 +16,8 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
-#include "devices.h"
-#include "netlink.h"
+#include "devices/devices.h"
+#include "netlink/netlink.h"
 #include "qp_errors.h"
 #include "trace.h"
 

@@ -5,9 +5,9 @@
  */
 #include <linux/slab.h>
 #include <net/genetlink.h>
-#include "backend.h"
-#include "be_registry.h"
-#include "devices.h"
+#include "backend/backend.h"
+#include "backend/be_registry.h"
+#include "devices/devices.h"
 #include "netlink.h"
 #include "netlink_gen.h"
 

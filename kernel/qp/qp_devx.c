@@ -21,8 +21,8 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
-#include "devices.h"
-#include "netlink.h"
+#include "devices/devices.h"
+#include "netlink/netlink.h"
 #include "qp_devx.h"
 #include "qp_hooks.h"
 #include "qps.h"

@@ -5,11 +5,11 @@
  */
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
-#include "devices.h"
+#include "devices/devices.h"
 #include "netlink.h"
-#include "watchdog.h"
-#include "wd_counters.h"
-#include "wd_judge.h"
+#include "watchdog/watchdog.h"
+#include "watchdog/wd_counters.h"
+#include "watchdog/wd_judge.h"
 #include "wd_netlink.h"
 #include "netlink_gen.h"
 

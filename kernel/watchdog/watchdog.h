@@ -13,7 +13,7 @@
 #include <linux/netdevice.h>
 #include <linux/workqueue.h>
 #include <net/dcbnl.h>
-#include "backend.h"
+#include "backend/backend.h"
 #include "wd_blast.h"
 #include "wd_judge.h"
 

@@ -7,9 +7,9 @@
  */
 #include <net/genetlink.h>
 #include <linux/slab.h>
-#include "devices.h"
+#include "devices/devices.h"
 #include "netlink.h"
-#include "qp_errors.h"
+#include "qp/qp_errors.h"
 #include "netlink_gen.h"
 
 /* One record; for a reply (reader), its owner numbered for the reader. */

@@ -9,9 +9,9 @@
 #include <linux/mutex.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
-#include "qp_departed.h"
-#include "qp_retired.h"
-#include "qp_stats.h"
+#include "qp/qp_departed.h"
+#include "qp/qp_retired.h"
+#include "qp/qp_stats.h"
 
 /* A device's name: replaced whole on rename, freed after a grace period. */
 struct rocectl_dev_name {

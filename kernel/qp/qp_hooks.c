@@ -19,7 +19,7 @@
 #include <linux/ptrace.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
-#include "devices.h"
+#include "devices/devices.h"
 #include "probe_floor.h"
 #include "qp_hooks.h"
 #include "qps.h"

@@ -19,13 +19,13 @@
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include "bth.h"
-#include "dev_counters.h"
-#include "devices.h"
+#include "devices/dev_counters.h"
+#include "devices/devices.h"
 #include "nf_hooks.h"
 #include "pkt_account.h"
 #include "probe_floor.h"
-#include "qp_events.h"
-#include "qps.h"
+#include "qp/qp_events.h"
+#include "qp/qps.h"
 #include "rxe_cqe.h"
 #include "rxe_hooks.h"
 
