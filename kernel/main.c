@@ -6,6 +6,8 @@
  * scans them; the packet path; the watchdog; the netlink family last, so
  * that no request reaches a part not set up yet (events sent before it
  * have no listener: nobody can subscribe to a family that does not exist).
+ * The lower parts know no netlink: each is given its listener here, or
+ * netlink subscribes to the registry's events.
  * Torn down in the opposite order: the family first --
  * genl_unregister_family() waits for the requests in progress -- so that
  * no request runs during the teardown. The hooks still run then: their
@@ -16,7 +18,11 @@
 #include <net/genetlink.h>
 #include <rocectl_version.h>
 #include "devices/devices.h"
-#include "netlink/netlink.h"
+#include "netlink/dev_netlink.h"
+#include "netlink/family.h"
+#include "netlink/netlink_gen.h"
+#include "netlink/qp_err_netlink.h"
+#include "netlink/qp_netlink.h"
 #include "qp/qp_devx.h"
 #include "qp/qp_errors.h"
 #include "qp/qp_events.h"
@@ -30,11 +36,13 @@ static int __init rocectl_init(void)
 {
 	int err;
 
-	rocectl_devx_missed_init();
-	err = rocectl_qp_errors_init();
+	err = rocectl_devx_init();
 	if (err)
 		return err;
-	err = rocectl_qps_init();
+	err = rocectl_qp_errors_init(&rocectl_qp_err_nl_listener);
+	if (err)
+		goto err_devx;
+	err = rocectl_qps_init(&rocectl_qp_nl_listener);
 	if (err)
 		goto err_errors;
 	err = rocectl_qp_hooks_init();
@@ -52,14 +60,20 @@ static int __init rocectl_init(void)
 	err = rocectl_wd_init(&rocectl_wd_nl_listener);
 	if (err)
 		goto err_rxe;
-	err = rocectl_nl_init();
+	err = rocectl_dev_nl_init();
 	if (err)
 		goto err_wd;
+	err = rocectl_nl_init(rocectl_nl_ops, ARRAY_SIZE(rocectl_nl_ops),
+			      rocectl_nl_mcgrps, ARRAY_SIZE(rocectl_nl_mcgrps));
+	if (err)
+		goto err_dev_nl;
 
 	pr_info("version %s loaded, netlink family %s v%d\n",
 		ROCECTL_VERSION, ROCECTL_GENL_NAME, ROCECTL_GENL_VERSION);
 	return 0;
 
+err_dev_nl:
+	rocectl_dev_nl_exit();
 err_wd:
 	rocectl_wd_exit();
 err_rxe:
@@ -74,6 +88,8 @@ err_qps:
 	rocectl_qps_exit();
 err_errors:
 	rocectl_qp_errors_exit();
+err_devx:
+	rocectl_devx_exit();
 	return err;
 }
 
@@ -81,6 +97,7 @@ static void __exit rocectl_exit(void)
 {
 	/* No request after this; then PFC set back: nothing the watchdog changed outlives it. */
 	rocectl_nl_exit();
+	rocectl_dev_nl_exit();
 	rocectl_wd_exit();
 	rocectl_rxe_hooks_exit();
 	rocectl_qp_events_exit();
@@ -88,6 +105,7 @@ static void __exit rocectl_exit(void)
 	rocectl_qp_hooks_exit();
 	rocectl_devx_missed_flush();	/* before the devices it marks go */
 	rocectl_devices_exit();
+	rocectl_devx_exit();
 	rocectl_qps_exit();
 	rocectl_qp_errors_exit();
 	pr_info("unloaded\n");

@@ -9,7 +9,7 @@ cd "$ROOT"
 . tests/kver.sh
 # shellcheck source=tests/results.sh
 . tests/results.sh
-plan 5	# checkpatch, sparse, the bottom-half lock gate, the tool's -Werror build, the generated netlink files
+plan 6	# checkpatch, sparse, the bottom-half lock gate, kernel/'s graph, the tool's -Werror build, the generated netlink files
 cache=${ROCECTL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rocectl}
 status=0
 
@@ -80,6 +80,12 @@ out=$(grep -nE '\b(spin|xa|read|write)_(un)?lock_bh\(|\blocal_bh_(enable|disable
 [ -z "$out" ]
 result "no bottom-half lock in the module (probe handlers run with interrupts off on 5.10)" $? \
 	"$(echo "$out" | head -n 5 | tr '\n' '|')"
+
+# Calls run one way (kernel/README, Structure): no file of kernel/ calls
+# or includes, through any chain, one that reaches back to it.
+out=$(python3 tests/kernel_graph.py 2>&1)
+result "kernel/'s include and call graph has no loop between files" $? \
+	"$(echo "$out" | cut -c 1-400 | head -n 3 | tr '\n' '|')"
 
 out=$(make -s -C user clean && make -s -j"$(nproc)" -C user CFLAGS="-O2 -g" 2>&1)
 result "the tool builds with -Wall -Wextra -Werror" $? "$(echo "$out" | tail -n 5 | tr '\n' '|')"

@@ -10,8 +10,6 @@
 #include <net/net_namespace.h>
 #include <rdma/ib_cache.h>
 #include "devices.h"
-#include "netlink/netlink.h"
-#include "qp/qps.h"
 
 /* Serializes the table, the names in it and the notifications about it. */
 DEFINE_MUTEX(rocectl_devs_lock);
@@ -25,6 +23,30 @@ static DEFINE_XARRAY(rocectl_netdevs);
 static DEFINE_XARRAY(rocectl_port_netdevs);
 static bool rocectl_unloading;
 static struct ib_client rocectl_ib_client;
+/*
+ * Who hears of devices (devices.h: enum rocectl_dev_event): the QP table,
+ * DevX and netlink subscribe; the registry calls none of them by name.
+ */
+static BLOCKING_NOTIFIER_HEAD(rocectl_dev_chain);
+
+int rocectl_dev_subscribe(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&rocectl_dev_chain, nb);
+}
+
+void rocectl_dev_unsubscribe(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&rocectl_dev_chain, nb);
+}
+
+static int rocectl_dev_publish(enum rocectl_dev_event ev,
+			       struct rocectl_dev *rdev, const char *prev_name)
+{
+	struct rocectl_dev_change c = { .rdev = rdev, .prev_name = prev_name };
+
+	return notifier_to_errno(blocking_notifier_call_chain(&rocectl_dev_chain,
+								ev, &c));
+}
 
 /* For the packet path: the caller holds rcu_read_lock(). */
 struct rocectl_dev *rocectl_dev_by_netdev_rcu(int ifindex)
@@ -268,12 +290,12 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 	/* The module sees the packets of software RoCE only. */
 	rdev->counts = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
 	rdev->owner = ibdev->ops.owner;
-	if (rdev->counts && (rocectl_retired_init(&rdev->retired) ||
-			     rocectl_departed_init(&rdev->departed))) {
-		rocectl_retired_free(&rdev->retired);
+	err = rocectl_dev_publish(ROCECTL_DEV_NEW, rdev, NULL);
+	if (err) {
+		rocectl_dev_publish(ROCECTL_DEV_FREEING, rdev, NULL);
 		kfree(name);
 		kfree(rdev);
-		return -ENOMEM;
+		return err;
 	}
 	/* Before it is published: its QPs count or not from the first. */
 	err = rocectl_port_query(ibdev, 1, &pi);
@@ -286,7 +308,7 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 	if (!err) {
 		rocectl_devs_gen++;
 		ib_set_client_data(ibdev, &rocectl_ib_client, rdev);
-		rocectl_nl_notify_dev(rdev, ROCECTL_CMD_DEV_ADD_NTF, NULL);
+		rocectl_dev_publish(ROCECTL_DEV_ADDED, rdev, NULL);
 	}
 	mutex_unlock(&rocectl_devs_lock);
 
@@ -294,14 +316,13 @@ static int rocectl_ib_add(struct ib_device *ibdev)
 		pr_warn("cannot track RDMA device %s: %d\n", name->s, err);
 		rocectl_dev_unmap(rdev);
 		synchronize_rcu();	/* the packet path may have found it */
-		rocectl_retired_free(&rdev->retired);
-		rocectl_departed_free(&rdev->departed);
+		rocectl_dev_publish(ROCECTL_DEV_FREEING, rdev, NULL);
 		kfree(name);
 		kfree(rdev);
 		return err;
 	}
 	/* Published first, so QPs created during the scan are not missed. */
-	rocectl_qps_scan(rdev);
+	rocectl_dev_publish(ROCECTL_DEV_LIVE, rdev, NULL);
 	return 0;
 }
 
@@ -312,12 +333,12 @@ static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
 	mutex_lock(&rocectl_devs_lock);
 	/* Devices do not go away when only rocectl does: stay quiet then. */
 	if (!rocectl_unloading)
-		rocectl_nl_notify_dev(rdev, ROCECTL_CMD_DEV_DEL_NTF, NULL);
+		rocectl_dev_publish(ROCECTL_DEV_REMOVING, rdev, NULL);
 	xa_erase(&rocectl_devs, rdev->index);
 	rocectl_dev_unmap(rdev);
 	rocectl_devs_gen++;
 	mutex_unlock(&rocectl_devs_lock);
-	rocectl_qps_drain(rdev);
+	rocectl_dev_publish(ROCECTL_DEV_REMOVED, rdev, NULL);
 	/*
 	 * The QP hooks and the packet path may still be looking at it, and
 	 * its entries' RCU frees fold their counters into it: wait for the
@@ -326,8 +347,7 @@ static void rocectl_ib_remove(struct ib_device *ibdev, void *client_data)
 	 */
 	synchronize_rcu();
 	rcu_barrier();
-	rocectl_retired_free(&rdev->retired);
-	rocectl_departed_free(&rdev->departed);
+	rocectl_dev_publish(ROCECTL_DEV_FREEING, rdev, NULL);
 	kfree(rcu_dereference_protected(rdev->name, true));
 	kfree(rdev);
 }
@@ -350,7 +370,7 @@ static void rocectl_ib_rename(struct ib_device *ibdev, void *client_data)
 					lockdep_is_held(&rocectl_devs_lock));
 	rcu_assign_pointer(rdev->name, name);
 	rocectl_devs_gen++;
-	rocectl_nl_notify_dev(rdev, ROCECTL_CMD_DEV_RENAME_NTF, old->s);
+	rocectl_dev_publish(ROCECTL_DEV_RENAMED, rdev, old->s);
 	mutex_unlock(&rocectl_devs_lock);
 	kfree_rcu(old, rcu);
 }

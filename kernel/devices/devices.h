@@ -7,6 +7,7 @@
 #include <linux/hashtable.h>
 #include <linux/if.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include "qp/qp_departed.h"
@@ -91,6 +92,35 @@ extern struct mutex rocectl_devs_lock;
 #define rocectl_dev_name(rdev)						\
 	(rcu_dereference_check((rdev)->name,				\
 			       lockdep_is_held(&rocectl_devs_lock))->s)
+
+/*
+ * What the registry tells its subscribers, per device in this order (one
+ * blocking notifier chain; data: struct rocectl_dev_change).
+ */
+enum rocectl_dev_event {
+	/* Not published yet: a subscriber's error refuses the device. */
+	ROCECTL_DEV_NEW,
+	/* Published, under rocectl_devs_lock. */
+	ROCECTL_DEV_ADDED,
+	/* After ADDED, the lock released: QPs found now are not missed. */
+	ROCECTL_DEV_LIVE,
+	/* Renamed, under the lock; prev_name is the old name. */
+	ROCECTL_DEV_RENAMED,
+	/* Going, still published, under the lock; not when rocectl unloads. */
+	ROCECTL_DEV_REMOVING,
+	/* Unpublished, the lock released: no new QP entry after this. */
+	ROCECTL_DEV_REMOVED,
+	/* No reader and no RCU free left (or NEW refused): free what NEW took. */
+	ROCECTL_DEV_FREEING,
+};
+
+struct rocectl_dev_change {
+	struct rocectl_dev *rdev;
+	const char *prev_name;
+};
+
+int rocectl_dev_subscribe(struct notifier_block *nb);
+void rocectl_dev_unsubscribe(struct notifier_block *nb);
 
 extern unsigned int rocectl_devs_gen;
 int rocectl_devices_init(void);

@@ -8,7 +8,8 @@
 #include "backend/backend.h"
 #include "backend/be_registry.h"
 #include "devices/devices.h"
-#include "netlink.h"
+#include "attrs.h"
+#include "family.h"
 #include "netlink_gen.h"
 
 static int rocectl_cong_put(struct sk_buff *skb, int type,
@@ -185,8 +186,13 @@ int rocectl_nl_cong_set_doit(struct sk_buff *skb, struct genl_info *info)
 			err = -E2BIG;
 			goto out;
 		}
-		err = nla_parse_nested(tb, ROCECTL_A_CONG_MAX, nla,
-				       rocectl_cong_nl_policy, info->extack);
+		/*
+		 * Every nest was validated with the op's policy
+		 * (NLA_POLICY_NESTED) before this handler ran: read here
+		 * without naming the generated table, which names us.
+		 */
+		err = nla_parse_nested(tb, ROCECTL_A_CONG_MAX, nla, NULL,
+				       info->extack);
 		if (err)
 			goto out;
 		if (!tb[ROCECTL_A_CONG_NAME] || !tb[ROCECTL_A_CONG_VALUE]) {

@@ -8,8 +8,11 @@
 #include <net/genetlink.h>
 #include <linux/slab.h>
 #include "devices/devices.h"
-#include "netlink.h"
 #include "qp/qp_errors.h"
+#include "attrs.h"
+#include "family.h"
+#include "qp_err_netlink.h"
+#include "qp_netlink.h"
 #include "netlink_gen.h"
 
 /* One record; for a reply (reader), its owner numbered for the reader. */
@@ -45,7 +48,7 @@ static int rocectl_nl_fill_qp_err(struct sk_buff *skb,
 }
 
 /* From the ring's work: process context. */
-void rocectl_nl_notify_qp_error(const struct rocectl_qp_err_rec *rec)
+static void rocectl_nl_notify_qp_error(const struct rocectl_qp_err_rec *rec)
 {
 	struct sk_buff *skb;
 
@@ -60,6 +63,11 @@ void rocectl_nl_notify_qp_error(const struct rocectl_qp_err_rec *rec)
 	}
 	rocectl_nl_multicast(skb);
 }
+
+/* The failure ring's records, multicast to the family's listeners. */
+const struct rocectl_qp_err_listener rocectl_qp_err_nl_listener = {
+	.record = rocectl_nl_notify_qp_error,
+};
 
 int rocectl_nl_qp_error_get_doit(struct sk_buff *skb, struct genl_info *info)
 {

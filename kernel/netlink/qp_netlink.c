@@ -6,7 +6,9 @@
  */
 #include <net/genetlink.h>
 #include "devices/devices.h"
-#include "netlink.h"
+#include "attrs.h"
+#include "family.h"
+#include "qp_netlink.h"
 #include "qp/qp_prio.h"
 #include "qp/qp_stats.h"
 #include "qp/qps.h"
@@ -17,26 +19,6 @@ struct rocectl_qp_filter {
 	u8 type, state;
 	bool has_port, has_pid, has_type, has_state;
 };
-
-/* A nest of ROCECTL_A_QP_STAT_* counters: a QP's, or a device's (netlink.c). */
-int rocectl_nl_put_stats(struct sk_buff *skb, int attr, const u64 *stats)
-{
-	struct nlattr *nest;
-	int i;
-
-	nest = nla_nest_start(skb, attr);
-	if (!nest)
-		return -EMSGSIZE;
-	for (i = 0; i < ROCECTL_QP_NSTATS; i++) {
-		if (nla_put_u64_64bit(skb, ROCECTL_A_QP_STAT_TX_PACKETS + i,
-				      stats[i], ROCECTL_A_QP_STAT_PAD)) {
-			nla_nest_cancel(skb, nest);
-			return -EMSGSIZE;
-		}
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
 
 static int rocectl_nl_put_path(struct sk_buff *skb,
 			       const struct rocectl_qp_info *in)
@@ -161,9 +143,10 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 }
 
 /* From the QP hooks: atomic context. */
-void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
-			  const struct rocectl_qp_info *info, const u64 *stats,
-			  u8 cmd, int prev_state, u64 lifetime)
+static void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
+				 const struct rocectl_qp_info *info,
+				 const u64 *stats, u8 cmd, int prev_state,
+				 u64 lifetime)
 {
 	struct sk_buff *skb;
 
@@ -179,6 +162,12 @@ void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
 	}
 	rocectl_nl_multicast(skb);
 }
+
+/* The QP table's events, multicast to the family's listeners. */
+const struct rocectl_qp_listener rocectl_qp_nl_listener = {
+	.event = rocectl_nl_notify_qp,
+	.wanted = rocectl_nl_has_listeners,
+};
 
 int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 {

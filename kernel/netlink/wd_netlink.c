@@ -6,7 +6,8 @@
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 #include "devices/devices.h"
-#include "netlink.h"
+#include "attrs.h"
+#include "family.h"
 #include "watchdog/watchdog.h"
 #include "watchdog/wd_counters.h"
 #include "watchdog/wd_judge.h"

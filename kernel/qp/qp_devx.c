@@ -22,7 +22,6 @@
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 #include "devices/devices.h"
-#include "netlink/netlink.h"
 #include "qp_devx.h"
 #include "qp_hooks.h"
 #include "qps.h"
@@ -126,7 +125,7 @@ static void rocectl_devx_hold(struct rocectl_dev *rdev,
 }
 
 /* The device goes (or the module): its held creates go with it. */
-void rocectl_devx_forget(u32 dev_index, bool all)
+static void rocectl_devx_forget(u32 dev_index, bool all)
 {
 	struct rocectl_devx_held *h;
 	struct hlist_node *tmp;
@@ -185,7 +184,7 @@ static void rocectl_devx_insert(struct rocectl_dev *rdev,
 		return;
 	}
 	trace_qp_create(rocectl_dev_name(rdev), in);
-	rocectl_nl_notify_qp(rdev, in, NULL, ROCECTL_CMD_QP_CREATE_NTF, -1, 0);
+	rocectl_qp_notify(rdev, in, NULL, ROCECTL_CMD_QP_CREATE_NTF, -1, 0);
 }
 
 /* A create seen now: its entry (its owner's reference with it, or dropped). */
@@ -240,8 +239,7 @@ static void rocectl_devx_move(struct rocectl_dev *rdev,
 	if (info.state == prev)
 		return;
 	rocectl_qp_trace_modify(rdev, &info, prev);
-	rocectl_nl_notify_qp(rdev, &info, NULL, ROCECTL_CMD_QP_MODIFY_NTF,
-			     prev, 0);
+	rocectl_qp_notify(rdev, &info, NULL, ROCECTL_CMD_QP_MODIFY_NTF, prev, 0);
 }
 
 static void rocectl_devx_destroy(struct rocectl_dev *rdev, u32 qpn)
@@ -322,9 +320,30 @@ void rocectl_devx_missed(struct device *parent)
 }
 EXPORT_SYMBOL_GPL(rocectl_devx_missed);
 
-void rocectl_devx_missed_init(void)
+static int rocectl_devx_dev_event(struct notifier_block *nb,
+				  unsigned long event, void *data)
+{
+	if (event == ROCECTL_DEV_REMOVED)
+		rocectl_devx_forget(((struct rocectl_dev_change *)data)->rdev->index,
+				    false);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rocectl_devx_dev_nb = {
+	.notifier_call = rocectl_devx_dev_event,
+};
+
+int rocectl_devx_init(void)
 {
 	init_irq_work(&rocectl_devx_missed_iw, rocectl_devx_missed_kick);
+	return rocectl_dev_subscribe(&rocectl_devx_dev_nb);
+}
+
+/* After the registry and the hooks: nothing holds a create any more. */
+void rocectl_devx_exit(void)
+{
+	rocectl_dev_unsubscribe(&rocectl_devx_dev_nb);
+	rocectl_devx_forget(0, true);
 }
 
 /* At unload, after the backends: no marking is left running. */

@@ -43,10 +43,9 @@ bool rocectl_devx_cmd_wanted(void);
  * follow to its return, on the device whose parent is parent.
  */
 void rocectl_devx_missed(struct device *parent);
-void rocectl_devx_missed_init(void);
+/* rocectl.ko's own: load and unload. */
+int rocectl_devx_init(void);
 void rocectl_devx_missed_flush(void);
-
-/* rocectl.ko's own: the held creates of a device, or all, forgotten. */
-void rocectl_devx_forget(u32 dev_index, bool all);
+void rocectl_devx_exit(void);
 
 #endif /* _ROCECTL_QP_DEVX_H */

@@ -17,7 +17,6 @@
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
 #include "devices/devices.h"
-#include "netlink/netlink.h"
 #include "qp_errors.h"
 #include "trace.h"
 
@@ -43,14 +42,16 @@ static struct rocectl_qp_err_group rocectl_qp_err_other[ROCECTL_QP_ERR_NCAUSE];
 
 /* Records announced so far; only the work touches it. */
 static u64 rocectl_qp_err_sent;
+static const struct rocectl_qp_err_listener *rocectl_qp_err_listener;
 
 static void rocectl_qp_err_notify_work(struct work_struct *work);
 static DECLARE_WORK(rocectl_qp_err_wk, rocectl_qp_err_notify_work);
 
-int rocectl_qp_errors_init(void)
+int rocectl_qp_errors_init(const struct rocectl_qp_err_listener *l)
 {
 	int i;
 
+	rocectl_qp_err_listener = l;
 	rocectl_qp_err_size = clamp(error_records, 1U, 65536U);
 	rocectl_qp_err_maxgroups = clamp(error_groups, 1U, 65536U);
 	rocectl_qp_err_ring = kvcalloc(rocectl_qp_err_size,
@@ -224,7 +225,7 @@ static void rocectl_qp_err_notify_work(struct work_struct *work)
 		return;
 	seq = max(rocectl_qp_err_sent + 1, rocectl_qp_errors_first());
 	for (; rocectl_qp_errors_get(seq, rec); seq++) {
-		rocectl_nl_notify_qp_error(rec);
+		rocectl_qp_err_listener->record(rec);
 		put_pid(rec->owner);
 	}
 	rocectl_qp_err_sent = seq - 1;

@@ -37,7 +37,15 @@ struct rocectl_qp_err_group {
 	u64 count;
 };
 
-int rocectl_qp_errors_init(void);
+/*
+ * Who hears of each record once, given at init (qp_err_netlink.c: the
+ * event group): the ring knows no netlink. Process context.
+ */
+struct rocectl_qp_err_listener {
+	void (*record)(const struct rocectl_qp_err_rec *rec);
+};
+
+int rocectl_qp_errors_init(const struct rocectl_qp_err_listener *l);
 void rocectl_qp_errors_exit(void);
 void rocectl_qp_errors_add(struct rocectl_dev *rdev, struct pid *owner,
 			   u64 id, const struct rocectl_qp_info *info,

@@ -14,11 +14,11 @@
 #include <rdma/restrack.h>
 #include "devices/dev_counters.h"
 #include "devices/devices.h"
-#include "netlink/netlink.h"
 #include "pool.h"
-#include "qp_devx.h"
+#include "qp_departed.h"
 #include "qp_errors.h"
 #include "qp_prio.h"
+#include "qp_retired.h"
 #include "qp_stats.h"
 #include "qp_type.h"
 #include "qps.h"
@@ -27,6 +27,8 @@
 /* Bumped on every insert and removal so that dumps can flag NLM_F_DUMP_INTR. */
 atomic_t rocectl_qps_gen = ATOMIC_INIT(0);
 static atomic64_t rocectl_qp_ids = ATOMIC64_INIT(0);
+/* Who hears of QPs, given at init: the table knows no netlink. */
+static const struct rocectl_qp_listener *rocectl_qp_listener;
 
 /*
  * QP entries: thousands on a host, one size, from a cache of their own
@@ -72,46 +74,6 @@ static void *rocectl_stats_new(gfp_t gfp)
 static void rocectl_stats_del(void *pc)
 {
 	free_percpu(rocectl_plain_to_pcpu(struct rocectl_qp_pcpu, pc));
-}
-
-int __init rocectl_qps_init(void)
-{
-	int err;
-
-	/*
-	 * The benchmark's bound on kernel memory per tracked QP, on
-	 * production kernels: lock debugging makes a spinlock_t far larger.
-	 */
-	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
-		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
-		     sizeof(struct rocectl_qp) > 256);
-	rocectl_qp_cache = KMEM_CACHE(rocectl_qp, 0);
-	if (!rocectl_qp_cache)
-		return -ENOMEM;
-	err = rocectl_pool_init(&rocectl_qp_pool, rocectl_qp_new, rocectl_qp_del);
-	if (err)
-		goto err_cache;
-	err = rocectl_pool_init(&rocectl_stats_pool, rocectl_stats_new,
-				rocectl_stats_del);
-	if (err)
-		goto err_pool;
-	return 0;
-
-err_pool:
-	rocectl_pool_exit(&rocectl_qp_pool);
-err_cache:
-	kmem_cache_destroy(rocectl_qp_cache);
-	return err;
-}
-
-/* After the hooks: nothing takes from the pools any more. */
-void rocectl_qps_exit(void)
-{
-	rocectl_devx_forget(0, true);
-	rocectl_pool_exit(&rocectl_stats_pool);
-	rocectl_pool_exit(&rocectl_qp_pool);
-	rcu_barrier();	/* every entry's RCU free has run */
-	kmem_cache_destroy(rocectl_qp_cache);
 }
 
 static void rocectl_qp_sum(const struct rocectl_qp *e, u64 *stats);
@@ -588,8 +550,8 @@ void rocectl_qp_created(struct ib_qp *qp, const char *kern_name, bool scan)
 	}
 	if (!scan) {
 		trace_qp_create(rocectl_dev_name(rdev), &e->info);
-		rocectl_nl_notify_qp(rdev, &e->info, NULL,
-				     ROCECTL_CMD_QP_CREATE_NTF, -1, 0);
+		rocectl_qp_notify(rdev, &e->info, NULL,
+				  ROCECTL_CMD_QP_CREATE_NTF, -1, 0);
 	}
 out:
 	rcu_read_unlock();
@@ -854,8 +816,8 @@ void rocectl_qp_modified(struct ib_qp *qp, const struct ib_qp_attr *attr,
 
 	if ((mask & IB_QP_STATE) && info.state != prev) {
 		rocectl_qp_trace_modify(rdev, &info, prev);
-		rocectl_nl_notify_qp(rdev, &info, NULL,
-				     ROCECTL_CMD_QP_MODIFY_NTF, prev, 0);
+		rocectl_qp_notify(rdev, &info, NULL,
+				  ROCECTL_CMD_QP_MODIFY_NTF, prev, 0);
 	}
 	if (failed)
 		rocectl_qp_record_failure(rdev, e, &info,
@@ -897,12 +859,12 @@ void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 	atomic_inc(&rocectl_qps_gen);
 
 	/* The snapshot, its counters summed, only for someone who reads it. */
-	if (trace_qp_destroy_enabled() || rocectl_nl_has_listeners()) {
+	if (trace_qp_destroy_enabled() || rocectl_qp_listener->wanted()) {
 		rocectl_qp_snapshot(e, &info, stats);
 		lifetime = ktime_get_real_ns() - info.create_time;
 		trace_qp_destroy(rocectl_dev_name(rdev), &info, stats, lifetime);
-		rocectl_nl_notify_qp(rdev, &info, e->counts ? stats : NULL,
-				     ROCECTL_CMD_QP_DESTROY_NTF, -1, lifetime);
+		rocectl_qp_notify(rdev, &info, e->counts ? stats : NULL,
+				  ROCECTL_CMD_QP_DESTROY_NTF, -1, lifetime);
 	}
 	rocectl_qp_free(e);
 out:
@@ -997,7 +959,7 @@ static bool rocectl_qp_adopt_id(struct rocectl_dev *rdev, u32 id, u64 id0)
  * keep a QP in memory (compat.h), only the special QPs: the device cannot
  * be unregistered, so they cannot be destroyed, while a client is added.
  */
-void rocectl_qps_scan(struct rocectl_dev *rdev)
+static void rocectl_qps_scan(struct rocectl_dev *rdev)
 {
 	u64 id0 = atomic64_read(&rocectl_qp_ids);
 	int total, found = 0;
@@ -1060,7 +1022,7 @@ void rocectl_qps_mark_incomplete(void)
 }
 
 /* The device goes: no new entry after this, every entry freed. */
-void rocectl_qps_drain(struct rocectl_dev *rdev)
+static void rocectl_qps_drain(struct rocectl_dev *rdev)
 {
 	struct rocectl_qp *e;
 	unsigned long qpn;
@@ -1075,5 +1037,92 @@ void rocectl_qps_drain(struct rocectl_dev *rdev)
 	}
 	xa_unlock_irqrestore(&rdev->qps, flags);
 	atomic_inc(&rocectl_qps_gen);
-	rocectl_devx_forget(rdev->index, false);
+}
+
+/*
+ * The registry's devices: a counting device's stores of destroyed QPs
+ * with it, its QPs found once it is published, its entries gone with it.
+ */
+static int rocectl_qps_dev_event(struct notifier_block *nb,
+				 unsigned long event, void *data)
+{
+	struct rocectl_dev *rdev = ((struct rocectl_dev_change *)data)->rdev;
+
+	switch (event) {
+	case ROCECTL_DEV_NEW:
+		if (rdev->counts && (rocectl_retired_init(&rdev->retired) ||
+				     rocectl_departed_init(&rdev->departed)))
+			return notifier_from_errno(-ENOMEM);
+		break;
+	case ROCECTL_DEV_LIVE:
+		rocectl_qps_scan(rdev);
+		break;
+	case ROCECTL_DEV_REMOVED:
+		rocectl_qps_drain(rdev);
+		break;
+	case ROCECTL_DEV_FREEING:
+		rocectl_retired_free(&rdev->retired);
+		rocectl_departed_free(&rdev->departed);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rocectl_qps_dev_nb = {
+	.notifier_call = rocectl_qps_dev_event,
+};
+
+/* A QP created, moved or destroyed (cmd: its event), to the listener. */
+void rocectl_qp_notify(const struct rocectl_dev *rdev,
+		       const struct rocectl_qp_info *info, const u64 *stats,
+		       u8 cmd, int prev_state, u64 lifetime)
+{
+	rocectl_qp_listener->event(rdev, info, stats, cmd, prev_state, lifetime);
+}
+
+int __init rocectl_qps_init(const struct rocectl_qp_listener *l)
+{
+	int err;
+
+	/*
+	 * The benchmark's bound on kernel memory per tracked QP, on
+	 * production kernels: lock debugging makes a spinlock_t far larger.
+	 */
+	BUILD_BUG_ON(!IS_ENABLED(CONFIG_DEBUG_SPINLOCK) &&
+		     !IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+		     sizeof(struct rocectl_qp) > 256);
+	rocectl_qp_cache = KMEM_CACHE(rocectl_qp, 0);
+	if (!rocectl_qp_cache)
+		return -ENOMEM;
+	err = rocectl_pool_init(&rocectl_qp_pool, rocectl_qp_new, rocectl_qp_del);
+	if (err)
+		goto err_cache;
+	err = rocectl_pool_init(&rocectl_stats_pool, rocectl_stats_new,
+				rocectl_stats_del);
+	if (err)
+		goto err_pool;
+	rocectl_qp_listener = l;
+	/* Before the registry: the devices present at load are scanned too. */
+	err = rocectl_dev_subscribe(&rocectl_qps_dev_nb);
+	if (err)
+		goto err_stats;
+	return 0;
+
+err_stats:
+	rocectl_pool_exit(&rocectl_stats_pool);
+err_pool:
+	rocectl_pool_exit(&rocectl_qp_pool);
+err_cache:
+	kmem_cache_destroy(rocectl_qp_cache);
+	return err;
+}
+
+/* After the hooks: nothing takes from the pools any more. */
+void rocectl_qps_exit(void)
+{
+	rocectl_dev_unsubscribe(&rocectl_qps_dev_nb);
+	rocectl_pool_exit(&rocectl_stats_pool);
+	rocectl_pool_exit(&rocectl_qp_pool);
+	rcu_barrier();	/* every entry's RCU free has run */
+	kmem_cache_destroy(rocectl_qp_cache);
 }

@@ -126,10 +126,24 @@ struct rocectl_qp *rocectl_qp_by_drv_rcu(struct rocectl_dev *rdev,
 					 unsigned long key);
 void rocectl_qp_destroyed(u32 dev_index, u32 qpn, const struct ib_qp *qp,
 			  u64 id);
-void rocectl_qps_scan(struct rocectl_dev *rdev);
-int rocectl_qps_init(void);
+/*
+ * Who hears of QPs created, moved and destroyed (cmd: the event's
+ * ROCECTL_CMD_QP_*_NTF), given at init: netlink's QP events
+ * (qp_netlink.c). wanted() says whether anyone would hear, to spare a
+ * destroyed QP's snapshot. Any context the QP hooks run in.
+ */
+struct rocectl_qp_listener {
+	void (*event)(const struct rocectl_dev *rdev,
+		      const struct rocectl_qp_info *info, const u64 *stats,
+		      u8 cmd, int prev_state, u64 lifetime);
+	bool (*wanted)(void);
+};
+
+int rocectl_qps_init(const struct rocectl_qp_listener *l);
 void rocectl_qps_exit(void);
-void rocectl_qps_drain(struct rocectl_dev *rdev);
+void rocectl_qp_notify(const struct rocectl_dev *rdev,
+		       const struct rocectl_qp_info *info, const u64 *stats,
+		       u8 cmd, int prev_state, u64 lifetime);
 void rocectl_qps_mark_incomplete(void);
 void rocectl_qps_mark_dev_incomplete(struct rocectl_dev *rdev, bool devx);
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "rocectl" generic netlink family: device queries, the family and
- * the "events" multicast group. The per-command policies, the ops table
- * and the group table are generated from include/netlink/specs/rocectl.yaml
- * (netlink_gen.c); the family itself is kept here (genetlink-legacy).
+ * DEV_GET (doit and dump) and the device notifications, from the
+ * registry's events.
  */
 #include <net/genetlink.h>
 #include "devices/dev_counters.h"
 #include "devices/devices.h"
-#include "netlink.h"
+#include "packet/rxe_hooks.h"
 #include "qp/qp_hooks.h"
 #include "qp/qp_stats.h"
-#include "packet/rxe_hooks.h"
+#include "attrs.h"
+#include "dev_netlink.h"
+#include "family.h"
 #include "netlink_gen.h"
 
 static int rocectl_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev,
@@ -125,9 +125,9 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* Called with rocectl_devs_lock held, from the ib_client callbacks. */
-void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
-			   const char *prev_name)
+/* Under rocectl_devs_lock, from the registry's events. */
+static void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
+				  const char *prev_name)
 {
 	struct sk_buff *skb;
 
@@ -144,41 +144,38 @@ void rocectl_nl_notify_dev(const struct rocectl_dev *rdev, u8 cmd,
 	rocectl_nl_multicast(skb);
 }
 
-/* The device a request names by index, name or both; extack says why not. */
-struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
-					struct netlink_ext_ack *extack)
+static int rocectl_nl_dev_event(struct notifier_block *nb,
+				unsigned long event, void *data)
 {
-	struct nlattr *ia = attrs[ROCECTL_A_DEV_INDEX];
-	struct nlattr *na = attrs[ROCECTL_A_DEV_NAME];
-	struct rocectl_dev *rdev = NULL, *named;
+	const struct rocectl_dev_change *c = data;
 
-	if (!ia && !na) {
-		NL_SET_ERR_MSG_MOD(extack,
-				   "an RDMA device is required: give its index or name");
-		NL_SET_ERR_ATTR_MISS(extack, NULL, ROCECTL_A_DEV_NAME);
-		return ERR_PTR(-EINVAL);
+	switch (event) {
+	case ROCECTL_DEV_ADDED:
+		rocectl_nl_notify_dev(c->rdev, ROCECTL_CMD_DEV_ADD_NTF, NULL);
+		break;
+	case ROCECTL_DEV_REMOVING:
+		rocectl_nl_notify_dev(c->rdev, ROCECTL_CMD_DEV_DEL_NTF, NULL);
+		break;
+	case ROCECTL_DEV_RENAMED:
+		rocectl_nl_notify_dev(c->rdev, ROCECTL_CMD_DEV_RENAME_NTF,
+				      c->prev_name);
+		break;
 	}
-	if (ia) {
-		rdev = rocectl_dev_by_index(nla_get_u32(ia));
-		if (!rdev) {
-			ROCECTL_ERR_ATTR(extack, ia, "no RDMA device has this index");
-			return ERR_PTR(-ENODEV);
-		}
-	}
-	if (na) {
-		named = rocectl_dev_by_name(nla_data(na));
-		if (!named) {
-			ROCECTL_ERR_ATTR(extack, na, "no RDMA device has this name");
-			return ERR_PTR(-ENODEV);
-		}
-		if (rdev && rdev != named) {
-			ROCECTL_ERR_ATTR(extack, na,
-					 "device index and name refer to different devices");
-			return ERR_PTR(-EINVAL);
-		}
-		rdev = named;
-	}
-	return rdev;
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rocectl_nl_dev_nb = {
+	.notifier_call = rocectl_nl_dev_event,
+};
+
+int rocectl_dev_nl_init(void)
+{
+	return rocectl_dev_subscribe(&rocectl_nl_dev_nb);
+}
+
+void rocectl_dev_nl_exit(void)
+{
+	rocectl_dev_unsubscribe(&rocectl_nl_dev_nb);
 }
 
 int rocectl_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -239,97 +236,4 @@ int rocectl_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;
 	return err ?: skb->len;
-}
-
-#if ROCECTL_GENL_CHECK_HEADER
-/* What generic netlink checks itself from 6.0 on (genl_header_check()). */
-static int rocectl_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			       struct genl_info *info)
-{
-	if (info->genlhdr->reserved ||
-	    (info->nlhdr->nlmsg_flags & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO))) {
-		NL_SET_ERR_MSG_MOD(info->extack,
-				   "reserved header bytes or unknown flags set");
-		return -EINVAL;
-	}
-	return 0;
-}
-#endif
-
-struct genl_family rocectl_genl_family __ro_after_init = {
-	.name = ROCECTL_GENL_NAME,
-	.version = ROCECTL_GENL_VERSION,
-	.maxattr = ROCECTL_A_MAX,
-	.module = THIS_MODULE,
-	.ops = rocectl_nl_ops,
-	.n_ops = ARRAY_SIZE(rocectl_nl_ops),
-	.mcgrps = rocectl_nl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(rocectl_nl_mcgrps),
-	/*
-	 * Not under generic netlink's one global mutex: every handler takes
-	 * the locks it needs itself (rocectl_devs_lock, rtnl_lock), and a
-	 * firmware command a handler waits for (mlx5's time out after 60 s)
-	 * must hold up neither rocectl's other requests nor every other
-	 * family's (ethtool, devlink, nl80211) on the host.
-	 */
-	.parallel_ops = true,
-	/* resv_start_op 0: every command is new, so strict validation for all. */
-#if ROCECTL_GENL_CHECK_HEADER
-	.pre_doit = rocectl_nl_pre_doit,
-#endif
-};
-
-/*
- * Set while the family is registered, and only read under RCU together
- * with the multicast it allows. Notifications come from hooks that outlive
- * the family at unload (and precede it at load): past unregistration its
- * multicast group number may already be another family's.
- */
-static bool rocectl_nl_registered;
-
-/*
- * Whether a notification would reach anyone; say nothing when it would
- * not. A hint only, to spare building messages: rocectl_nl_multicast()
- * decides.
- */
-bool rocectl_nl_has_listeners(void)
-{
-	return READ_ONCE(rocectl_nl_registered) &&
-	       genl_has_listeners(&rocectl_genl_family, &init_net,
-				  ROCECTL_NLGRP_EVENTS);
-}
-
-/*
- * Send (and consume) an event to the "events" group: every notification
- * goes through here. The flag is read and the message sent inside one RCU
- * read-side section, which rocectl_nl_exit() waits for before the family
- * goes. Atomic allocation for the listeners' copies: callers may be hooks,
- * and this section may not sleep.
- */
-void rocectl_nl_multicast(struct sk_buff *skb)
-{
-	rcu_read_lock();
-	if (READ_ONCE(rocectl_nl_registered))
-		genlmsg_multicast(&rocectl_genl_family, skb, 0,
-				  ROCECTL_NLGRP_EVENTS, GFP_ATOMIC);
-	else
-		nlmsg_free(skb);
-	rcu_read_unlock();
-}
-
-int __init rocectl_nl_init(void)
-{
-	int err = genl_register_family(&rocectl_genl_family);
-
-	if (!err)
-		WRITE_ONCE(rocectl_nl_registered, true);
-	return err;
-}
-
-void rocectl_nl_exit(void)
-{
-	WRITE_ONCE(rocectl_nl_registered, false);
-	/* Every multicast that saw the flag set has been sent. */
-	synchronize_rcu();
-	genl_unregister_family(&rocectl_genl_family);
 }

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every object's messages share: the device a request names, and a
+ * nest of counters.
+ */
+#include <net/genetlink.h>
+#include <linux/rocectl.h>
+#include "devices/devices.h"
+#include "qp/qp_stats.h"
+#include "attrs.h"
+#include "family.h"
+
+/* The device a request names by index, name or both; extack says why not. */
+struct rocectl_dev *rocectl_nl_find_dev(struct nlattr **attrs,
+					struct netlink_ext_ack *extack)
+{
+	struct nlattr *ia = attrs[ROCECTL_A_DEV_INDEX];
+	struct nlattr *na = attrs[ROCECTL_A_DEV_NAME];
+	struct rocectl_dev *rdev = NULL, *named;
+
+	if (!ia && !na) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "an RDMA device is required: give its index or name");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, ROCECTL_A_DEV_NAME);
+		return ERR_PTR(-EINVAL);
+	}
+	if (ia) {
+		rdev = rocectl_dev_by_index(nla_get_u32(ia));
+		if (!rdev) {
+			ROCECTL_ERR_ATTR(extack, ia, "no RDMA device has this index");
+			return ERR_PTR(-ENODEV);
+		}
+	}
+	if (na) {
+		named = rocectl_dev_by_name(nla_data(na));
+		if (!named) {
+			ROCECTL_ERR_ATTR(extack, na, "no RDMA device has this name");
+			return ERR_PTR(-ENODEV);
+		}
+		if (rdev && rdev != named) {
+			ROCECTL_ERR_ATTR(extack, na,
+					 "device index and name refer to different devices");
+			return ERR_PTR(-EINVAL);
+		}
+		rdev = named;
+	}
+	return rdev;
+}
+
+/* A nest of ROCECTL_A_QP_STAT_* counters: a QP's, or a device's. */
+int rocectl_nl_put_stats(struct sk_buff *skb, int attr, const u64 *stats)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(skb, attr);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ROCECTL_QP_NSTATS; i++) {
+		if (nla_put_u64_64bit(skb, ROCECTL_A_QP_STAT_TX_PACKETS + i,
+				      stats[i], ROCECTL_A_QP_STAT_PAD)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
