@@ -26,7 +26,7 @@
 #    (const only from 6.2): the ranges lose their const and are
 #    __ro_after_init instead, as read-only after boot as before.
 # 3. genetlink-legacy families keep their struct genl_family by hand
-#    (kernel/netlink/netlink.c: no netnsok, a pre_doit before 6.0): the multicast
+#    (kernel/netlink/family.c: no netnsok, a pre_doit before 6.0): the multicast
 #    group table is made visible to it, as the ops table is.
 # 4. ynl-gen 6.12 renders only the enums' documentation into the uapi
 #    header: the family's and the commands' (the spec's doc) go into a
@@ -100,7 +100,7 @@ def source(text):
     # 2: non-const ranges for 5.10 and 6.1's NLA_POLICY_FULL_RANGE().
     text = re.sub(r'static const (struct netlink_range_validation(?:_signed)? \w+) =',
                   r'static \1 __ro_after_init =', text)
-    # 3: the multicast groups, for the family struct in kernel/netlink/netlink.c.
+    # 3: the multicast groups, for the family struct in kernel/netlink/family.c.
     text = text.replace('static const struct genl_multicast_group',
                         'const struct genl_multicast_group')
     return text
