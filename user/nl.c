@@ -480,8 +480,17 @@ int nl_open(struct nl *nl, bool quiet)
 	if (nl_exchange(nl, nlh, nl_family_cb, nl, &e) < 0) {
 		nl_close(nl);
 		if (e.err == ENOENT) {
-			if (!quiet)
+			/*
+			 * The family lives in the initial network namespace
+			 * only; from a pod's or container's, the module is
+			 * loaded (sysfs says so) but its family is not there.
+			 */
+			bool loaded = !access("/sys/module/rocectl/initstate", F_OK);
+
+			if (!quiet && !loaded)
 				pr_err("Error: the rocectl kernel module is not loaded: run modprobe rocectl.\n");
+			else if (!quiet)
+				pr_err("Error: the rocectl kernel module is loaded, but its netlink family is in the host's initial network namespace only, not this one: run rocectl there (nsenter --net=/proc/1/ns/net, or from a hostNetwork pod).\n");
 			return EXIT_NO_MODULE;
 		}
 		return quiet ? EXIT_FAILED : nl_report(nl, &e);

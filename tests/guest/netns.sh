@@ -4,16 +4,41 @@
 # packet hooks and rdma_rxe's sockets live in the initial namespace, and an
 # ifindex names a netdev only within its own: such a device is said not to
 # be counted, and its netdev's number, reused by an initial-namespace
-# netdev, does not take that netdev's packets. (Readers in another pid
-# namespace: the permissions scenario.)
+# netdev, does not take that netdev's packets. And the RDMA core's
+# exclusive mode (rdma system set netns exclusive, as Kubernetes' RDMA CNI
+# wants it): rdma_rxe cannot be moved into a pod's namespace (the core
+# needs a driver that can disassociate its user contexts), so there a pod
+# sees no soft-RoCE device, and rocectl's host view keeps it. (Readers in
+# another pid namespace: the permissions scenario; pods in network
+# namespaces on a shared device: the pods scenario.)
 . "$(dirname "$0")/lib.sh"
-plan 3
+plan 4
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 
 kmsg_mark
 module_load || fail "load"
 rxe_load || fail "rdma_rxe"
+
+# Exclusive mode first: the core refuses the switch while another network
+# namespace exists, and a namespace deleted just before goes away late.
+ip link add vx0 type veth peer name vx1 || fail "veth for rxe8"
+ip link set vx0 up; ip link set vx1 up
+rxe_add rxe8 vx0 || fail "rxe8"
+busywait 10000 rdma system set netns exclusive || fail "exclusive mode: $(rdma system set netns exclusive 2>&1)"
+ip netns add rocectl2
+out=$(rdma dev set rxe8 netns rocectl2 2>&1); code=$?
+[ "$code" != 0 ] && code=refused
+check_eq "$code $(rdma -j dev show | jq -c '[.[].ifname] | index("rxe8") != null')" "refused true" \
+	"rdma_rxe's device not moved into the namespace: $out"
+check_eq "$(ip netns exec rocectl2 rdma -j dev show | jq -s -c '[.[][].ifname]')" '[]' "no RDMA device in the namespace"
+check_eq "$(rc -j dev show rxe8 | jq -c '.[0].ifname')" '"rxe8"' "rocectl's host view keeps it"
+ip netns del rocectl2
+rxe_del rxe8
+ip link del vx0
+busywait 10000 rdma system set netns shared || fail "shared mode back: $(rdma system set netns shared 2>&1)"
+check_eq "$(rdma -j system show | jq -r '(if type == "array" then .[0] else . end).netns')" shared "shared mode back"
+log_test "exclusive mode: soft-RoCE stays in the initial namespace, a pod's namespace has no device, rocectl keeps it"
 # ns1's netdev takes ifindex 50 first; the initial namespace's veth1 then too.
 ip netns add rocectl1
 ip -n rocectl1 link add nsv0 index 50 type veth peer name nsv1 index 51 || fail "netns veth"

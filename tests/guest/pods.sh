@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Scenario: whose job a QP is. Cgroups made as the kubelet makes them
 # (cgroup v2), one pod per cgroup driver, and the kubelet's pod log
-# directories; QP traffic started inside each pod's container cgroup:
+# directories; QP traffic started inside each pod's container cgroup and,
+# for the two pods with log directories, inside the pod's own network
+# namespace (an interface of its own, as a CNI gives it), on the shared
+# RDMA device (the RDMA core's default shared mode, as the shared-device
+# plugin uses it):
 #   - systemd driver: kubepods.slice/kubepods-burstable.slice/
 #     kubepods-burstable-pod<UID with underscores>.slice/
 #     cri-containerd-<ID>.scope;
@@ -12,9 +16,10 @@
 # give: /proc/PID/cgroup (the path), the cgroup directory's inode number
 # (the id), the log directory's name (namespace and pod); qp show's fields
 # in text and JSON, its pod and namespace filters, a storm's blast radius,
-# the qp_create tracepoint.
+# the qp_create tracepoint. From inside a pod's network namespace the
+# tool says where rocectl answers.
 . "$(dirname "$0")/lib.sh"
-plan 8
+plan 10
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 CG=/sys/fs/cgroup
@@ -48,25 +53,34 @@ rxe_add rxe0 sim0 && rxe_add rxe1 sim1 || fail "rxe over simnic"
 for d in sim0 sim1; do dcb pfc set dev $d prio-pfc 3:on; dcb app add dev $d dscp-prio 26:3; done
 gid=$(ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /192.0.2.11/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
 gid=${gid:-1}
+# The pods' network namespaces, each with its interface as a CNI makes it.
+for n in a b; do
+	ip netns add "pod-$n" || fail "netns pod-$n"
+	ip link add "veth-$n" type veth peer name eth0 netns "pod-$n" || fail "pod-$n's interface"
+	ip -n "pod-$n" link set eth0 up; ip -n "pod-$n" link set lo up
+done
 
 # in_cgroup PATH PIDFILE CMD...: CMD run from inside the cgroup, as a
 # container's process; its pid in PIDFILE.
 in_cgroup() {
 	sh -c 'echo $$ > "$2" && echo $$ > "$1/cgroup.procs" && shift 2 && exec "$@"' sh "$CG$1" "$2" "${@:3}"
 }
-hold() {	# hold NAME PATH N: qptraffic holding N pairs (rxe0 to rxe1) inside PATH
-	in_cgroup "$2" "$W/$1.pid" "$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n "$3" -m 20 -s 1024 --tos 104 \
+hold() {	# hold NAME PATH N [NETNS]: qptraffic holding N pairs (rxe0 to rxe1) inside PATH
+	in_cgroup "$2" "$W/$1.pid" ${4:+ip netns exec "$4"} "$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n "$3" -m 20 -s 1024 --tos 104 \
 		--hold > "$W/$1.json" 2> "$W/$1.err" &
 	busywait 20000 test -s "$W/$1.json" || fail "$1's QPs: $(cat "$W/$1.err")"
 	eval "$1=$(cat "$W/$1.pid")"
 }
-hold A "$PA" 2
-hold B "$PB" 1
+hold A "$PA" 2 pod-a
+hold B "$PB" 1 pod-b
 hold C "$PC" 1
 qps() { rc -j qp show dev rxe0 type RC | jq -c "[.[] | select(.pid == $1)]"; }
 
 # --- the cgroup and its id, against the kernel's own ------------------------------------
 check_eq "$(sed -n 's/^0:://p' "/proc/$A/cgroup")" "$PA" "A's process in its container's cgroup"
+check_eq "$(readlink "/proc/$A/ns/net") $(readlink "/proc/$B/ns/net")" \
+	"$(ip netns exec pod-a readlink /proc/self/ns/net) $(ip netns exec pod-b readlink /proc/self/ns/net)" \
+	"A and B in their pods' network namespaces"
 check_eq "$(qps "$A" | jq -c '[.[] | [.cgroup, .cgroup_id]] | unique')" \
 	"[[\"$PA\",$(stat -c %i "$CG$PA")]]" "A's QPs: the path /proc gives and the directory's inode number"
 check_eq "$(qps "$B" | jq -c '[.[] | [.cgroup, .cgroup_id]] | unique')" \
@@ -97,6 +111,14 @@ check_eq "$(rc -j qp show pod nosuch)" "[]" "no such pod"
 out=$(rc qp show pod 2>&1); code=$?
 check_eq "$code" 2 "pod without a name: $out"
 log_test "qp show pod NAME and namespace NS keep that pod's QPs only"
+
+# --- from inside a pod: where rocectl answers -------------------------------------------------
+out=$(ip netns exec pod-a "$ROCECTL" dev show 2>&1); code=$?
+check_eq "$code" 3 "rocectl in pod-a's network namespace: exit 3"
+check_match "$out" "^Error: the rocectl kernel module is loaded, but its netlink family is in the host's initial network namespace only, not this one: run rocectl there" "said where"
+check_eq "$(ip netns exec pod-a rdma -j dev show | jq -c '[.[].ifname] | sort')" '["rxe0","rxe1"]' \
+	"rdma(8) in pod-a: the shared devices, as the RDMA core shows them there"
+log_test "from a pod's network namespace: the tool says the family answers in the host's; the shared devices are there"
 
 # --- a storm names the pods it hurts --------------------------------------------------------
 rc watchdog set dev sim0 prio 3 action forward detect 100 restore 1000 interval 10 || fail "watch sim0"
@@ -141,6 +163,18 @@ check_eq "$(val "rocectl_workload_qps{device=\"rxe0\",cgroup=\"$PA\"}")" 0 "A's 
 check_eq "$(rc -j qp show dev rxe0 | jq '[.[] | select(.cgroup != null)] | length')" 2 "B's and C's QPs left"
 log_test "exporter: per-pod QP sums equal the pod's QPs' own counters and stay when they go; one info series per workload"
 
+# --- a failure names its pod ----------------------------------------------------------------
+in_cgroup "$PB" "$W/F.pid" ip netns exec pod-b "$QPT" fail -d rxe0 -g "$gid" --how modify --hold -T 30 \
+	> "$W/F.json" 2> "$W/F.err" &
+busywait 30000 test -s "$W/F.json" || fail "pod B's failing QP: $(cat "$W/F.err")"
+F=$(cat "$W/F.pid")
+q=$(jq .qpn "$W/F.json")
+check_eq "$(rc -j qp errors dev rxe0 | jq -c --argjson q "$q" '[.[] | select(.lqpn == $q) | [.cause, .pid, .namespace, .pod, .cgroup]]')" \
+	"[[\"modify\",$F,\"team-b\",\"server-1\",\"$PB\"]]" "the record: cause, owner, pod and cgroup"
+check_match "$(rc qp errors dev rxe0 | tr '\n' ' ')" "cause modify .*cgroup $PB pod team-b/server-1 " "text"
+kill "$F"; wait "$F" 2>/dev/null
+log_test "a QP failure's record names its pod"
+
 # --- the tracepoint ----------------------------------------------------------------------------
 TR=/sys/kernel/tracing
 [ -d $TR/events ] || TR=/sys/kernel/debug/tracing
@@ -162,5 +196,6 @@ for p in "$PA" "$PB" "$PC"; do
 done
 umount /var/log
 [ -z "$mounted" ] || umount $CG
+ip netns del pod-a; ip netns del pod-b
 kmsg_check
 rm -rf "$W"
