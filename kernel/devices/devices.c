@@ -17,8 +17,14 @@ DEFINE_MUTEX(rocectl_devs_lock);
 unsigned int rocectl_devs_gen;
 
 static DEFINE_XARRAY(rocectl_devs);
-/* Soft-RoCE devices by the ifindex of their netdev, for the packet path. */
-static DEFINE_XARRAY(rocectl_netdevs);
+/*
+ * Soft-RoCE devices by the netdev their packets use, for the packet path,
+ * whatever network namespace it is in (an ifindex names a netdev only
+ * within its own). The key is compared, never dereferenced: the RDMA core
+ * holds the port's netdev until after its clients' remove().
+ */
+static DEFINE_HASHTABLE(rocectl_netdevs, 4);
+static DEFINE_SPINLOCK(rocectl_netdevs_lock);
 /* Every device by the ifindex of its port 1's netdev, for the watchdog. */
 static DEFINE_XARRAY(rocectl_port_netdevs);
 static bool rocectl_unloading;
@@ -49,9 +55,15 @@ static int rocectl_dev_publish(enum rocectl_dev_event ev,
 }
 
 /* For the packet path: the caller holds rcu_read_lock(). */
-struct rocectl_dev *rocectl_dev_by_netdev_rcu(int ifindex)
+struct rocectl_dev *rocectl_dev_by_netdev_rcu(const struct net_device *ndev)
 {
-	return xa_load(&rocectl_netdevs, ifindex);
+	struct rocectl_dev *rdev;
+
+	hash_for_each_possible_rcu(rocectl_netdevs, rdev, netdev_node,
+				   (unsigned long)ndev)
+		if (rdev->netdev == ndev)
+			return rdev;
+	return NULL;
 }
 
 /* The device whose port 1 is this netdev: the caller holds rcu_read_lock(). */
@@ -173,6 +185,7 @@ static void rocectl_port_scan_gids(struct ib_device *ibdev, u32 port,
 			ndev = rdma_read_gid_attr_ndev_rcu(ga);
 			if (!IS_ERR(ndev)) {
 				pi->netdev_ifindex = ndev->ifindex;
+				pi->netdev = ndev;
 				strscpy(pi->netdev_name, ndev->name,
 					sizeof(pi->netdev_name));
 				pi->netdev_other_ns =
@@ -216,30 +229,35 @@ int rocectl_port_query(struct ib_device *ibdev, u32 port,
 }
 
 /*
- * Soft-RoCE: the netdev its packets use, by ifindex, for the packet path.
- * Only in the initial network namespace, where the packet hooks are (and
- * where rdma_rxe's own sockets are): an ifindex names a netdev only
- * within its namespace, and another's would shadow or be taken for an
- * initial-namespace netdev of the same number.
+ * Soft-RoCE: the netdev its packets use, for the packet path, in whatever
+ * network namespace it is (the packet hooks are in every one).
  */
 static void rocectl_dev_map_netdev(struct rocectl_dev *rdev,
 				   const struct rocectl_port_info *pi, int err)
 {
-	if (err || !pi->netdev_ifindex) {
+	struct rocectl_dev *other;
+	bool taken = false;
+
+	if (err || !pi->netdev) {
 		pr_warn("%s: no netdev found: its packets are not counted\n",
 			dev_name(&rdev->ibdev->dev));
 		rdev->counts = false;
-	} else if (pi->netdev_other_ns) {
-		pr_warn("%s: its netdev %s is in another network namespace than the initial one: its packets are not counted (rocectl counts soft-RoCE in the initial namespace only)\n",
-			dev_name(&rdev->ibdev->dev), pi->netdev_name);
-		rdev->counts = false;
-	} else if (xa_insert(&rocectl_netdevs, pi->netdev_ifindex, rdev,
-			     GFP_KERNEL)) {
+		return;
+	}
+	spin_lock(&rocectl_netdevs_lock);
+	hash_for_each_possible(rocectl_netdevs, other, netdev_node,
+			       (unsigned long)pi->netdev)
+		taken |= other->netdev == pi->netdev;
+	if (!taken) {
+		rdev->netdev = pi->netdev;
+		hash_add_rcu(rocectl_netdevs, &rdev->netdev_node,
+			     (unsigned long)rdev->netdev);
+	}
+	spin_unlock(&rocectl_netdevs_lock);
+	if (taken) {
 		pr_warn("%s: its netdev %s is another device's already: its packets are not counted\n",
 			dev_name(&rdev->ibdev->dev), pi->netdev_name);
 		rdev->counts = false;
-	} else {
-		rdev->netdev_ifindex = pi->netdev_ifindex;
 	}
 }
 
@@ -261,8 +279,11 @@ static void rocectl_dev_map_port_netdev(struct rocectl_dev *rdev,
 
 static void rocectl_dev_unmap(struct rocectl_dev *rdev)
 {
-	if (rdev->netdev_ifindex)
-		xa_erase(&rocectl_netdevs, rdev->netdev_ifindex);
+	if (rdev->netdev) {
+		spin_lock(&rocectl_netdevs_lock);
+		hash_del_rcu(&rdev->netdev_node);
+		spin_unlock(&rocectl_netdevs_lock);
+	}
 	if (rdev->port_ifindex)
 		xa_erase(&rocectl_port_netdevs, rdev->port_ifindex);
 }
@@ -397,7 +418,6 @@ void rocectl_devices_exit(void)
 	ib_unregister_client(&rocectl_ib_client);
 	WARN_ON(!xa_empty(&rocectl_devs));
 	xa_destroy(&rocectl_devs);
-	xa_destroy(&rocectl_netdevs);
 	xa_destroy(&rocectl_port_netdevs);
 	/* Entries and devices are freed by RCU callbacks of this module. */
 	rcu_barrier();

@@ -44,7 +44,9 @@ struct rocectl_dev {
 	bool dead;
 	/* The module computes per-QP packet counters on this device. */
 	bool counts;
-	int netdev_ifindex;	/* soft-RoCE: the netdev its packets use */
+	/* Soft-RoCE: the netdev its packets use, a key for the packet path. */
+	const struct net_device *netdev;
+	struct hlist_node netdev_node;
 	/*
 	 * Any driver: the netdev of port 1's GIDs in the initial namespace
 	 * (0: none), for its QPs' priority and a storm's QPs on it.
@@ -81,6 +83,8 @@ struct rocectl_port_info {
 	u32 max_mtu;
 	int netdev_ifindex;
 	char netdev_name[IFNAMSIZ];
+	/* The same netdev, an identity only: never dereferenced. */
+	const struct net_device *netdev;
 	/* Its netdev is in another network namespace than the initial one. */
 	bool netdev_other_ns;
 };
@@ -133,7 +137,7 @@ const char *rocectl_dev_driver_name(const struct rocectl_dev *rdev);
 int rocectl_port_query(struct ib_device *ibdev, u32 port,
 		       struct rocectl_port_info *pi);
 struct rocectl_dev *rocectl_dev_lookup_rcu(u32 index);
-struct rocectl_dev *rocectl_dev_by_netdev_rcu(int ifindex);
+struct rocectl_dev *rocectl_dev_by_netdev_rcu(const struct net_device *ndev);
 struct rocectl_dev *rocectl_dev_by_port_netdev_rcu(int ifindex);
 struct rocectl_dev *rocectl_dev_by_parent_rcu(const struct device *parent);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The soft-RoCE wire path: netfilter hooks at the IP layer of the initial
- * network namespace, where rdma_rxe's sockets live, see every RoCEv2
+ * The soft-RoCE wire path: netfilter hooks at the IP layer of every
+ * network namespace (rdma_rxe's sockets are in the initial one, and from
+ * its namespace support in each of its netdevs' own) see every RoCEv2
  * packet (UDP port 4791) it sends or receives through the network stack.
  * Received packets are taken at LOCAL_IN's last priority (what is
  * delivered to rdma_rxe's socket), sent ones at LOCAL_OUT's first (as
@@ -39,10 +40,10 @@ static struct rocectl_dev *rocectl_nf_dev(const struct net_device *ndev)
 
 	if (!ndev)
 		return NULL;
-	rdev = rocectl_dev_by_netdev_rcu(ndev->ifindex);
+	rdev = rocectl_dev_by_netdev_rcu(ndev);
 	/* rdma_rxe takes a VLAN's packets on its real device's behalf. */
 	if (IS_ENABLED(CONFIG_VLAN_8021Q) && !rdev && is_vlan_dev(ndev))
-		rdev = rocectl_dev_by_netdev_rcu(vlan_dev_real_dev(ndev)->ifindex);
+		rdev = rocectl_dev_by_netdev_rcu(vlan_dev_real_dev(ndev));
 	return rdev;
 }
 
@@ -166,14 +167,30 @@ static const struct nf_hook_ops rocectl_nf_ops[] = {
 #endif
 };
 
+static int __net_init rocectl_nf_net_init(struct net *net)
+{
+	return nf_register_net_hooks(net, rocectl_nf_ops,
+				     ARRAY_SIZE(rocectl_nf_ops));
+}
+
+static void __net_exit rocectl_nf_net_exit(struct net *net)
+{
+	nf_unregister_net_hooks(net, rocectl_nf_ops,
+				ARRAY_SIZE(rocectl_nf_ops));
+}
+
+/* The hooks in each namespace, those to come included, while armed. */
+static struct pernet_operations rocectl_nf_net_ops = {
+	.init = rocectl_nf_net_init,
+	.exit = rocectl_nf_net_exit,
+};
+
 int rocectl_nf_hooks_arm(void)
 {
-	return nf_register_net_hooks(&init_net, rocectl_nf_ops,
-				     ARRAY_SIZE(rocectl_nf_ops));
+	return register_pernet_subsys(&rocectl_nf_net_ops);
 }
 
 void rocectl_nf_hooks_disarm(void)
 {
-	nf_unregister_net_hooks(&init_net, rocectl_nf_ops,
-				ARRAY_SIZE(rocectl_nf_ops));
+	unregister_pernet_subsys(&rocectl_nf_net_ops);
 }

@@ -105,7 +105,7 @@ static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 
 	/* Our own map from netdev to device: no reference taken per packet. */
 	rcu_read_lock();
-	rdev = rocectl_dev_by_netdev_rcu(skb->dev->ifindex);
+	rdev = rocectl_dev_by_netdev_rcu(skb->dev);
 	if (rdev) {
 		rocectl_pkt_tx(rdev, rocectl_loopback_sender(rdev, skb, &b), &b,
 			       sport);
