@@ -32,21 +32,46 @@ took() {
 	echo $(($(ms) - t0))
 }
 add_del() { rxe_add rxe0 veth1 && rxe_del rxe0; }
+# one I: the milliseconds the I-th of the others took.
+one() {
+	case $1 in
+	0) took rc qp show ;;
+	1) took rc dev show ;;
+	2) took add_del ;;
+	3) took timeout "$T" genl ctrl list ;;
+	esac
+}
 # others: qp show, dev show, device add+remove, genl ctrl list, as
 # "Q D A G" milliseconds.
 others() {
-	echo "$(took rc qp show) $(took rc dev show) $(took add_del) $(took timeout "$T" genl ctrl list)"
+	echo "$(one 0) $(one 1) $(one 2) $(one 3)"
 }
-# within BASE NOW WHAT: NOW is no more than a second above BASE (the
-# stall is 2 s: one held lock would add most of it).
+# within BASE NOW WHAT AGAIN: NOW is no more than a second above BASE (the
+# stall is 2 s: one held lock would add most of it). One over is measured
+# again, by AGAIN I under a stall of its own: a held lock delays it again
+# each time, a busy host (other guests, builds) seldom twice.
 within() {
-	local i b n names=("qp show" "dev show" "device add+remove" "genl ctrl list")
+	local i b n again names=("qp show" "dev show" "device add+remove" "genl ctrl list")
 	read -ra b <<< "$1"; read -ra n <<< "$2"
 	for i in 0 1 2 3; do
-		[ "${n[$i]}" -le $((b[i] + 1000)) ] ||
-			fail "$3: ${names[$i]} took ${n[$i]} ms, ${b[$i]} ms without the stall"
+		[ "${n[$i]}" -le $((b[i] + 1000)) ] && continue
+		again=$("$4" "$i")
+		echo "# $3: ${names[$i]} took ${n[$i]} ms, again ${again} ms (${b[$i]} ms without the stall)"
+		[ "$again" -le $((b[i] + 1000)) ] ||
+			fail "$3: ${names[$i]} took ${n[$i]} ms and again $again ms, ${b[$i]} ms without the stall"
 	done
 }
+# The I-th again, in a dcqcn read's stall of its own; in the watchdog's.
+again_dcqcn() {
+	local r ms
+	rc dcqcn show dev srd0 > /dev/null 2>&1 &
+	r=$!
+	sleep 0.2
+	ms=$(one "$1")
+	wait $r
+	echo "$ms"
+}
+again_wd() { one "$1"; }
 
 base=$(others)
 # --- a congestion control read stalls in the "firmware" ----------------------------
@@ -61,7 +86,7 @@ took_ms=$(($(ms) - t0))
 echo "# without a stall (qp show, dev show, add+remove, genl ctrl list ms): $base; during a ${STALL_MS} ms dcqcn read: $during; the read: $took_ms ms"
 check_eq "$code" 0 "dcqcn show dev srd0: $(cat "$W/dcqcn.out")"
 [ "$took_ms" -ge $STALL_MS ] || fail "the dcqcn read took $took_ms ms: the stall did not happen"
-within "$base" "$during" "during a dcqcn read"
+within "$base" "$during" "during a dcqcn read" again_dcqcn
 log_test "a congestion control call blocked ${STALL_MS} ms in the backend delays no other request (rocectl or another family) nor a device add/remove"
 
 # --- two sets of one device's congestion control: one at a time -------------------
@@ -93,7 +118,7 @@ echo $STALL_MS > "$BE/delay_ms"
 sleep 0.5
 during=$(others)
 echo "# during ${STALL_MS} ms watchdog counter reads: $during"
-within "$base" "$during" "during the watchdog's reads"
+within "$base" "$during" "during the watchdog's reads" again_wd
 echo 0 > "$BE/delay_ms"
 rc watchdog del dev sim0 || fail "unwatch"
 log_test "the watchdog's backend counter reads blocked ${STALL_MS} ms each delay no request nor a device add/remove"
