@@ -40,7 +40,8 @@
  * Generic netlink refuses a request with reserved header bytes or unknown
  * flags set itself from 6.0 on (resv_start_op); before, the family's
  * pre_doit does (netlink/family.c), so that such a request changes
- * nothing on any kernel. The pre_doit's signature changed in 6.2, past this range.
+ * nothing on any kernel. The pre_doit's signature changed in 6.2, past
+ * this range.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
 #define ROCECTL_GENL_CHECK_HEADER 1

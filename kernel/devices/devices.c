@@ -235,8 +235,7 @@ int rocectl_port_query(struct ib_device *ibdev, u32 port,
 static void rocectl_dev_map_netdev(struct rocectl_dev *rdev,
 				   const struct rocectl_port_info *pi, int err)
 {
-	struct rocectl_dev *other;
-	bool taken = false;
+	bool taken;
 
 	if (err || !pi->netdev) {
 		pr_warn("%s: no netdev found: its packets are not counted\n",
@@ -244,10 +243,11 @@ static void rocectl_dev_map_netdev(struct rocectl_dev *rdev,
 		rdev->counts = false;
 		return;
 	}
+	/* The lookup the packet path uses, under the writers' lock. */
 	spin_lock(&rocectl_netdevs_lock);
-	hash_for_each_possible(rocectl_netdevs, other, netdev_node,
-			       (unsigned long)pi->netdev)
-		taken |= other->netdev == pi->netdev;
+	rcu_read_lock();
+	taken = rocectl_dev_by_netdev_rcu(pi->netdev);
+	rcu_read_unlock();
 	if (!taken) {
 		rdev->netdev = pi->netdev;
 		hash_add_rcu(rocectl_netdevs, &rdev->netdev_node,
