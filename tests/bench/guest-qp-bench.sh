@@ -11,6 +11,12 @@
 . "$(dirname "$0")/guest-rows.sh"
 # Under -icount the rounds repeat each other: 3 of them.
 REPS=${REPS:-$([ -z "${ICOUNT:-}" ] && echo 5 || echo 3)}
+# ROWS: which of them (bw lat wbw wlat rate, and dump: the dump, the
+# scrape and the memory, with 10,000 QPs held); all by default.
+ROWS=${ROWS:-bw lat wbw wlat rate dump}
+has_row() { case " $ROWS " in *" $1 "*) return 0 ;; esac; return 1; }
+timed=
+for m in bw lat wbw wlat rate; do has_row $m && timed="$timed $m"; done
 W=$(mktemp -d)
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
@@ -49,7 +55,7 @@ for i in $(seq "$REPS"); do
 		floor) floor_load || { echo "# the floor module did not load or arm"; continue; } ;;
 		peer) peer_start || { echo "# bpftrace did not attach: $(head -c 300 "$W/peer.out")"; continue; } ;;
 		esac
-		for m in bw lat wbw wlat rate; do
+		for m in $timed; do
 			$m >> "$W/$m.$mode"
 		done
 		if [ $mode = peer ]; then
@@ -86,18 +92,19 @@ row() {	# name unit measurement
 
 line "measurement (median of $REPS)" "rocectl on" "probe floor" "bpftrace" "rocectl off" on/off floor/off peer/off on/floor "by round"
 line ---------------------------------------- ---------- ----------- ----------- ----------- ------ --------- -------- -------- ---------
-row "ib_write_bw 64 KiB, loopback" "MB/s" bw
 lat_name="ib_write_lat typical"
 [ "$LAT" = ib_write_lat ] || lat_name="$LAT -e typical"
-row "$lat_name, loopback" "us" lat
-row "ib_write_bw 64 KiB, veth wire" "MB/s" wbw
-row "$lat_name, veth wire" "us" wlat
-row "QP create+INIT+destroy" "QPs/s" rate
+has_row bw && row "ib_write_bw 64 KiB, loopback" "MB/s" bw
+has_row lat && row "$lat_name, loopback" "us" lat
+has_row wbw && row "ib_write_bw 64 KiB, veth wire" "MB/s" wbw
+has_row wlat && row "$lat_name, veth wire" "us" wlat
+has_row rate && row "QP create+INIT+destroy$([ -z "${ICOUNT:-}" ] || echo ', one CPU')" "QPs/s" rate
 # Under -icount a round repeats the next: each round's figures, so that
 # two boots can be compared round by round.
-[ -z "${ICOUNT:-}" ] || for m in bw lat wbw wlat rate; do
+[ -z "${ICOUNT:-}" ] || for m in $timed; do
 	for mode in $modes; do echo "# rounds $m $mode: $(tr '\n' ' ' < "$W/$m.$mode")"; done
 done
+has_row dump || { module_unload; rm -rf "$W"; exit 0; }
 
 slab_kb() { awk '/^(Slab|Percpu):/ {s += $2} END {print s}' /proc/meminfo; }
 
@@ -144,11 +151,12 @@ for i in $(seq "$REPS"); do
 	t0=$(date +%s%N); curl -sf -o "$W/m.txt" http://127.0.0.1:9798/metrics; t1=$(date +%s%N)
 	echo $(( (t1 - t0) / 1000000 )) >> "$W/scrape"
 done
+[ -z "${ICOUNT:-}" ] || echo "# rounds scrape: $(tr '\n' ' ' < "$W/scrape")"
 cpu1=$(awk '{ print $14 + $15 }' /proc/$ex/stat)
 kill $ex; wait $ex
 line "scrape of 10,000 QPs (ms): exporter/rdma" \
 	"$(median < "$W/scrape")" - - "$(median < "$W/dump.rdma")" \
-	"$(ratio "$W/scrape" "$W/dump.rdma")" - - - -
+	"$(ratio "$W/scrape" "$W/dump.rdma")" - - - "$(spread "$W/scrape" "$W/dump.rdma")"
 echo "# exporter: $(( (cpu1 - cpu0) * 1000 / $(getconf CLK_TCK) / REPS )) ms of CPU a scrape, $(grep -c '^rocectl_' "$W/m.txt") series, $(wc -c < "$W/m.txt") bytes"
 n=$(jq '.qpns | length' "$W/many.json")
 line "kernel memory per tracked QP (B)" \

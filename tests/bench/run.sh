@@ -7,7 +7,9 @@
 # shift=0,sleep=off): its clock counts the instructions it executes, so
 # that a row's ratios do not move with the host's load (README). It
 # leaves the bpftrace peer out (its start, a compile, takes minutes of
-# host time there): BENCH_PEER=1 puts it back.
+# host time there): BENCH_PEER=1 puts it back. The qp benchmark's rows:
+# ROWS (tests/bench/guest-qp-bench.sh), its rounds REPS, its QP rate's
+# loop RATE_QPS QPs (default 3000).
 set -eu
 icount=
 if [ "${1:-}" = --icount ]; then
@@ -24,6 +26,11 @@ make -s user
 make -s -C tests/tools
 make -s -C "/lib/modules/$KVER/build" M="$ROOT/tests/simnic" modules 2>&1 | grep -v BTF || true
 make -s -C "/lib/modules/$KVER/build" M="$ROOT/tests/simrdma" modules 2>&1 | grep -v BTF || true
+# What the guest's benchmark takes from the environment.
+pass=()
+for v in REPS ROWS RATE_QPS; do
+	[ -z "${!v:-}" ] || pass+=("$v=${!v}")
+done
 out=$(mktemp -d)
 floor=$out/floor
 tests/bench/build-floor.sh "$floor" "$KVER" 2>&1 | grep -v BTF || true
@@ -36,7 +43,7 @@ for b in ${*:-qp wd}; do
 	# Under -icount the guest runs at the host's leftover speed: its
 	# limit is generous (the guest's own clock is the instructions').
 	VM_ICOUNT=$icount VM_TIMEOUT=$([ -n "$icount" ] && echo 14400 || echo 2400) \
-		tests/qemu/vm.sh "$out" env ICOUNT="$icount" ${REPS:+REPS=$REPS} \
+		tests/qemu/vm.sh "$out" env ICOUNT="$icount" "${pass[@]}" \
 		FLOOR_MODULE="$floor/rocectl.ko" \
 		FLOOR_MLX5="$floor/rocectl_mlx5.ko" \
 		PEER_SCRIPT="$peer" \
