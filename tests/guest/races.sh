@@ -148,7 +148,6 @@ race_c() {
 		n=$((n + 1))
 	done
 	wait $hm || fail "hammer: $(tail -c 300 "$W/hammer-c.err")"
-	[ $n -ge "$(atleast 3)" ] || fail "only $n rdma_rxe cycles"
 	check_eq "$(rc -j dev show | jq -c '[.[].ifname] | sort')" '["rxe0","rxe1"]' "devices at the end"
 	qps_check "$(rdma -j resource show qp | jq length)" "after the cycles"
 	# The packet hooks follow rdma_rxe: counters of fresh traffic.
@@ -161,6 +160,8 @@ race_c() {
 	kill $mon; wait $mon
 	check_eq "$(jq -s "[.[] | select(.object == \"dev\" and .event == \"del\")] | length >= $((2 * n))" "$W/mon-c.json")" true "device del events"
 	race_kmsg
+	# Last: the debug lane waives a short count alone (tests/debug/timing-waivers).
+	[ $n -ge "$(atleast 3)" ] || fail "only $n rdma_rxe cycles"
 	echo "# c: $n rdma_rxe unload/reload cycles under traffic in $(( ($(date +%s%3N) - t0) / 1000 )) s, hammer $(jq -c '.requests' "$W/hammer-c.json")"
 	log_test "c) ${S} s of rdma_rxe unload/reload under traffic: devices and QPs follow, packet hooks re-armed, monitor alive"
 }
