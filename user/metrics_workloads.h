@@ -7,8 +7,12 @@
  * largest it has been for this module load, so that it never goes back.
  * Past the module's bound on destroyed QPs' groups (retired_groups), a
  * destroyed QP's counts go to the device's "other" group, which names no
- * cgroup: its workload's sum then holds at its highest. The workloads are
- * the cgroups of the module's groups (bounded) and of the live QPs.
+ * cgroup: so on a device whose table is full, a live QP of a (port, comm,
+ * cgroup) group the module does not name is left out of its workload's
+ * sum (it still counts as a live QP), as the per-program sums show it in
+ * "other" already: a sum never falls when its QPs go, nor comes back lower
+ * to a series dropped meanwhile. The workloads are the cgroups of the
+ * module's groups (bounded) and of the live QPs.
  */
 #ifndef ROCECTL_METRICS_WORKLOADS_H
 #define ROCECTL_METRICS_WORKLOADS_H

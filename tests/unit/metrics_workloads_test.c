@@ -4,7 +4,10 @@
  * live QPs' counts plus the module's destroyed QPs' groups of that
  * cgroup, whatever their command names and ports; never shown lower than
  * before; the root cgroup (0) and the module's "other" group are no
- * workload; another module load starts over.
+ * workload; another module load starts over. On a device whose table of
+ * groups is full, a live QP of a group the module does not name is left
+ * out of its workload's sum (shown "-" where nothing is counted): no sum
+ * falls, nor comes back lower after it was dropped.
  */
 #include <stdio.h>
 #include <string.h>
@@ -41,20 +44,31 @@ static const char *show(void)
 	buf[0] = '\0';
 	w = workload_sums(&n);
 	for (i = 0; i < n; i++)
-		len += snprintf(buf + len, sizeof(buf) - len, "%s%s/%llu:%llu:%u", i ? " " : "", w[i].dev,
-				(unsigned long long)w[i].cgroup, (unsigned long long)w[i].sum[0], w[i].qps);
+		if (w[i].counted)
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%s/%llu:%llu:%u", i ? " " : "", w[i].dev,
+					(unsigned long long)w[i].cgroup, (unsigned long long)w[i].sum[0], w[i].qps);
+		else
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%s/%llu:-:%u", i ? " " : "", w[i].dev,
+					(unsigned long long)w[i].cgroup, w[i].qps);
 	return buf;
 }
 
-static void step(void (*report)(const char *, int, const char *, const char *), const char *name,
-		 uint32_t family, struct retired *r, size_t nr, struct qp *q, size_t nq, const char *want)
+static void step_max(void (*report)(const char *, int, const char *, const char *), const char *name,
+		     uint32_t family, unsigned int max, struct retired *r, size_t nr, struct qp *q, size_t nq,
+		     const char *want)
 {
-	struct snapshot s = { .retired = r, .nretired = nr, .qps = q, .nqps = nq };
+	struct snapshot s = { .retired = r, .nretired = nr, .qps = q, .nqps = nq, .retired_max = max };
 	char full[160];
 
 	workload_sums_update(family, &s);
 	snprintf(full, sizeof(full), "workload sums: %s", name);
 	report(full, !strcmp(show(), want), show(), want);
+}
+
+static void step(void (*report)(const char *, int, const char *, const char *), const char *name,
+		 uint32_t family, struct retired *r, size_t nr, struct qp *q, size_t nq, const char *want)
+{
+	step_max(report, name, family, 0, r, nr, q, nq, want);
 }
 
 void metrics_workloads_tests(void (*report)(const char *name, int ok, const char *got, const char *want))
@@ -70,4 +84,23 @@ void metrics_workloads_tests(void (*report)(const char *name, int ok, const char
 	/* 77's live QP destroyed between the two dumps: in neither, its sum held. */
 	step(report, "a QP between the two dumps: the sum holds", 1, r3, 2, q2, 1, "rxe0/77:115:0 rxe0/88:8:1");
 	step(report, "another module load starts over", 2, r3, 2, NULL, 0, "rxe0/77:105:0");
+
+	/* A pod (cgroup 88) coming and going on a device with room for 2 groups. */
+	{
+		struct retired one[] = { R("python", 77, false, 100) };
+		struct retired two[] = { R("python", 77, false, 100), R("nccl", 99, false, 5),
+					 R("", 0, true, 8) };
+		struct qp live[] = { Q("python", 77, 10), Q("python", 88, 7) };
+		struct qp live2[] = { Q("python", 77, 10), Q("python", 88, 8) };
+		struct qp back[] = { Q("python", 88, 3) };
+
+		step_max(report, "room left: a live QP of an unnamed group counts for its workload", 3, 2,
+			 one, 1, live, 2, "rxe0/77:110:1 rxe0/88:7:1");
+		step_max(report, "the table full: a named group's live QP counts, an unnamed one's not", 3, 2,
+			 two, 3, live2, 2, "rxe0/77:110:1 rxe0/88:-:1 rxe0/99:5:0");
+		step_max(report, "its QP destroyed into other: the workload is dropped", 3, 2, two, 3, NULL, 0,
+			 "rxe0/77:110:0 rxe0/99:5:0");
+		step_max(report, "the pod back on the full device: no sum comes back lower", 3, 2, two, 3, back, 1,
+			 "rxe0/77:110:0 rxe0/88:-:1 rxe0/99:5:0");
+	}
 }
