@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <rdma/rdma_netlink.h>
 
 #include "attrs.h"
@@ -517,6 +518,18 @@ int qp_counters(struct rocectl *rc)
 
 /* --- qp stats ------------------------------------------------------------- */
 
+/*
+ * The module lists every device; the RDMA core's netlink, in exclusive
+ * mode, only those of the caller's network namespace, as sysfs does.
+ */
+static bool in_this_netns(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s", name);
+	return access(path, F_OK) == 0 || errno != ENOENT;
+}
+
 void qpc_collect(const struct qpc_dev *devs, size_t n, struct qpc_list *l)
 {
 	struct nl_error e;
@@ -530,9 +543,14 @@ void qpc_collect(const struct qpc_dev *devs, size_t n, struct qpc_list *l)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		if (qpc_dump(&rdma, devs[i].index, 0, l, &e) < 0)
+		if (qpc_dump(&rdma, devs[i].index, 0, l, &e) >= 0)
+			continue;
+		if (!in_this_netns(devs[i].name))
+			pr_err("Warning: the hardware counters of %s could not be read: it is in another network namespace (the RDMA core's exclusive mode), where they can be.\n",
+			       devs[i].name);
+		else
 			pr_err("Warning: the hardware counters of %s could not be read: %s.\n",
-				devs[i].name, e.msg[0] ? e.msg : strerror(e.err));
+			       devs[i].name, e.msg[0] ? e.msg : strerror(e.err));
 	}
 	follow_mark(l, NULL);
 	follow_fold(l, NULL);

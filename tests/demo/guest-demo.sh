@@ -34,7 +34,7 @@ say insmod "$MODULE"
 say "$ROCECTL" dev show
 
 note "RDMA traffic on 3 QP pairs (DSCP 26, priority 3); QPs held open"
-gid=$(ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /192.0.2.11/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
+gid=$(gid_index rxe0 192.0.2.11)
 "$QPT" pair -d rxe0 -D rxe1 -g "${gid:-1}" -n 3 -m 300 -s 4096 --tos 104 --hold > "$TMPDIR/pair.json" 2> "$TMPDIR/pair.err" &
 busywait 30000 test -s "$TMPDIR/pair.json" ||
 	stop "the QP pairs never came up: $(tail -n 2 "$TMPDIR/pair.err" 2> /dev/null) (tests/tools/build/qptraffic: make test-tools)."

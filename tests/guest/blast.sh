@@ -25,7 +25,7 @@ two_hosts sim0 192.0.2.11 sim1 192.0.2.12
 rxe_add rxe0 sim0 && rxe_add rxe1 sim1 || fail "rxe over simnic"
 # DSCP 26 (tclass 104) is priority 3, DSCP 40 (tclass 160) priority 5.
 for d in sim0 sim1; do dcb app add dev $d dscp-prio 26:3 40:5; done
-gid=$(ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /192.0.2.11/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
+gid=$(gid_index rxe0 192.0.2.11)
 gid=${gid:-1}
 
 "$ROCECTL" -j monitor watchdog > "$EV" &

@@ -158,6 +158,15 @@ rxe_del() {
 	timeout "$T" rdma link del "$1"
 }
 
+# gid_index DEV ADDRESS [NETNS]: the index of DEV's GID for ADDRESS, as
+# ibv_devinfo lists it ("GID[  3]:  ::ffff:192.0.2.11, RoCE v2"), seen
+# from NETNS if given; nothing if DEV has none.
+gid_index() {
+	${3:+ip netns exec "$3"} ibv_devinfo -v -d "$1" |
+		awk -v a="$2" 'index($0, a) && match($0, /GID\[ *[0-9]+\]/) {
+			g = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", g); print g; exit }'
+}
+
 # rxe's own error, retry and sequence counters, all devices: rxe_errors >
 # BEFORE, then rxe_errors_since BEFORE names the ones that rose (its word
 # on why a QP ended in error, independent of rocectl).

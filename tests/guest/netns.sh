@@ -59,7 +59,7 @@ log_test "a soft-RoCE device whose netdev is in another network namespace: liste
 # (newer kernels: 7.2 here, not 6.12); before, it sends from the initial
 # namespace's and a netdev elsewhere carries no RoCE.
 if grep -qw rxe_ns_init /proc/kallsyms; then
-	g9=$(ibv_devinfo -v -d rxe9 | awk '/GID\[/ && /198.51.100.1/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
+	g9=$(gid_index rxe9 198.51.100.1)
 	"$QPT" pair -d rxe9 -D rxe10 -g "${g9:-1}" -n 1 -m 20 -s 64 --hold > "$W/ns.json" 2> "$W/ns.err" &
 	holder=$!
 	busywait 20000 test -s "$W/ns.json" || fail "qptraffic between the namespaces: $(cat "$W/ns.err")"

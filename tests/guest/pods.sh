@@ -17,9 +17,10 @@
 # (the id), the log directory's name (namespace and pod); qp show's fields
 # in text and JSON, its pod and namespace filters, a storm's blast radius,
 # the qp_create tracepoint. From inside a pod's network namespace the
-# tool says where rocectl answers.
+# tool says where rocectl answers. Then the exporter under pods' churn
+# past the module's bound of destroyed QPs' groups.
 . "$(dirname "$0")/lib.sh"
-plan 10
+plan 11
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 CG=/sys/fs/cgroup
@@ -51,7 +52,7 @@ two_hosts sim0 192.0.2.11 sim1 192.0.2.12
 module_load || fail "load"
 rxe_add rxe0 sim0 && rxe_add rxe1 sim1 || fail "rxe over simnic"
 for d in sim0 sim1; do dcb pfc set dev $d prio-pfc 3:on; dcb app add dev $d dscp-prio 26:3; done
-gid=$(ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /192.0.2.11/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
+gid=$(gid_index rxe0 192.0.2.11)
 gid=${gid:-1}
 # The pods' network namespaces, each with its interface as a CNI makes it.
 for n in a b; do
@@ -188,10 +189,83 @@ log_test "the qp_create tracepoint carries the cgroup id"
 kill "$A" "$B" "$C" "$D" 2>/dev/null
 wait "$A" "$B" "$C" "$D" 2>/dev/null
 busywait 10000 eval '[ "$(rc -j qp show dev rxe0 type RC | jq length)" = 0 ]' || fail "QPs left"
+
+# --- the exporter under churn: pods past the module's bound ---------------------------------------
+# The module reloaded with room for 2 destroyed QPs' groups a device, and
+# 4 pods (one QP pair each, rxe0 to rxe1) coming and going twice, ended
+# one by one: pods 1 and 2 get the groups, 3 and 4's QPs go to the
+# devices' "other". A running exporter is scraped after every step: the
+# text promtool accepts; no per-pod sum ever lower than it was shown
+# before, even after its series was dropped (a counter reset for
+# Prometheus); live pods on a device with room sum their own counters; on
+# a full device only pods with a group do (3 and 4: their live QPs, no
+# sum); once the pods are gone, one info series per group's pod, each
+# summing exactly what its pod sent in both rounds.
+module_unload && modprobe ib_core && insmod "$MODULE" retired_groups=2 || fail "reload with retired_groups=2"
+"$ROCECTL" exporter listen 127.0.0.1:9798 2> "$W/exporter.err" &
+EX=$!
+busywait 20000 curl -sf -o /dev/null http://127.0.0.1:9798/metrics || fail "exporter: $(cat "$W/exporter.err")"
+NP=4
+declare -a PP SENT
+for i in $(seq $NP); do
+	u=$(printf '00000000-0000-4000-8000-%012d' "$i")
+	PP[i]=/kubepods/burstable/pod$u/$(printf 'e%063d' "$i")
+	SENT[i]=0
+	mkdir -p "$CG${PP[i]}" "/var/log/pods/churn_job-${i}_$u/main" || fail "pod $i"
+done
+: > "$W/seen"
+# churn_scrape: the exporter scraped into $W/ex.txt; promtool's check; no
+# workload sum below the highest it has shown (kept in $W/seen).
+churn_scrape() {
+	curl -sf -o "$W/ex.txt" http://127.0.0.1:9798/metrics || { fail "scrape"; return; }
+	out=$(promtool check metrics < "$W/ex.txt" 2>&1) || fail "promtool: $out"
+	out=$(awk '$1 ~ /^rocectl_workload_qp_/ {print $1, $2}' "$W/ex.txt" |
+		awk 'FNR == NR {max[$1] = $2; next} ($1 in max) && $2 + 0 < max[$1] + 0 {print $1, max[$1], "->", $2}' "$W/seen" -)
+	[ -z "$out" ] || fail "a workload sum went back: $(echo "$out" | head -n 3)"
+	awk '$1 ~ /^rocectl_workload_qp_/ {print $1, $2}' "$W/ex.txt" | cat - "$W/seen" |
+		awk '{if (!($1 in m) || $2 + 0 > m[$1] + 0) m[$1] = $2} END {for (k in m) print k, m[k]}' > "$W/seen.new"
+	mv "$W/seen.new" "$W/seen"
+}
+tx() { val "rocectl_workload_qp_tx_bytes_total{device=\"rxe0\",cgroup=\"${PP[$1]}\"}"; }
+for round in 1 2; do
+	for i in $(seq $NP); do
+		hold "Q$i" "${PP[i]}" 1
+	done
+	churn_scrape
+	for i in $(seq $NP); do
+		q=Q$i pid=${!q}
+		mine=$(own "$pid" tx_bytes)
+		SENT[i]=$((SENT[i] + mine))
+		check_eq "$(val "rocectl_workload_qps{device=\"rxe0\",cgroup=\"${PP[i]}\"}")" 1 "round $round, pod $i's live QP"
+		if [ $round = 1 ]; then
+			check_eq "$(tx "$i")" "$mine" "round 1, room left: pod $i's sum, its own counters"
+		elif [ "$i" -le 2 ]; then
+			check_eq "$(tx "$i")" "${SENT[i]}" "round 2: pod $i's sum, its group's and its live QP's"
+		else
+			check_eq "$(tx "$i")" "" "round 2, the device full: pod $i's live QP, no sum"
+		fi
+	done
+	for i in $(seq $NP); do
+		q=Q$i pid=${!q}
+		kill "$pid"; wait "$pid" 2>/dev/null
+		busywait 10000 eval '[ "$(qps "$pid")" = "[]" ]' || fail "pod $i's QPs left"
+		churn_scrape
+	done
+	check_eq "$(grep -c '^rocectl_workload_info{' "$W/ex.txt")" 2 "round $round: one info series per pod with a group"
+	for i in 1 2; do
+		check_eq "$(tx "$i")" "${SENT[i]}" "round $round: pod $i's sum, all it sent"
+		grep -q "^rocectl_workload_info{cgroup=\"${PP[i]}\",namespace=\"churn\",pod=\"job-$i\"," "$W/ex.txt" ||
+			fail "pod $i's info series"
+	done
+	check_eq "$(grep -c "cgroup=\"${PP[3]}\"\|cgroup=\"${PP[4]}\"" "$W/ex.txt")" 0 "round $round: pods 3 and 4, gone into other, dropped"
+done
+[ "${SENT[1]}" -ge $((2 * 20 * 1024)) ] || fail "pod 1 sent ${SENT[1]} bytes, less than 2 rounds of 20 messages of 1024"
+kill "$EX"; wait "$EX" 2>/dev/null
+log_test "exporter under churn past the module's bound: no pod's sum goes back, one info series per pod with a group"
 module_unload || fail "unload"
 rxe_del rxe0; rxe_del rxe1
 rmmod simnic || fail "rmmod simnic"
-for p in "$PA" "$PB" "$PC"; do
+for p in "$PA" "$PB" "$PC" "${PP[@]}"; do
 	while [ "$p" != / ]; do rmdir "$CG$p" 2>/dev/null; p=$(dirname "$p"); done
 done
 umount /var/log

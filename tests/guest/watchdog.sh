@@ -115,7 +115,7 @@ rxe_add rxe0 sim0 && rxe_add rxe1 sim1 || fail "rxe over simnic"
 # RoCE with DSCP 26 is priority 3, as with a NIC trusting DSCP.
 dcb app add dev sim0 dscp-prio 26:3
 dcb app add dev sim1 dscp-prio 26:3
-gid=$(rdma -j link show rxe0/1 >/dev/null; ibv_devinfo -v -d rxe0 | awk '/GID\[/ && /192.0.2.11/ {gsub(/[^0-9]/, "", $1); print $1; exit}')
+gid=$(rdma -j link show rxe0/1 >/dev/null; gid_index rxe0 192.0.2.11)
 gid=${gid:-1}
 "$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 1 -m 200 -s 4096 --tos 104 -T 20 > "$W/ok.json" || fail "traffic before any storm"
 
