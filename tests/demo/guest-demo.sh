@@ -44,7 +44,10 @@ say "$ROCECTL" qp stats dev rxe1 type RC sort rx_bytes
 note "the watchdog on sim0, priority 3; events in the background"
 "$ROCECTL" monitor watchdog > $TMPDIR/events &
 sleep 0.5
-say "$ROCECTL" watchdog set dev rxe0 prio 3 detect 200 restore 1000 interval 20 action forward
+# restore 2000: the watchdog gives PFC back that long after its action
+# (the NIC's counters are silent meanwhile), and the traffic below must
+# fall inside that one storm on a slow guest too.
+say "$ROCECTL" watchdog set dev rxe0 prio 3 detect 200 restore 2000 interval 20 action forward
 say "$ROCECTL" watchdog show
 note "rocectl check: rxe0's lossless configuration audited (PFC, trust, MTU, pause, watchdog)"
 say "$ROCECTL" check dev rxe0
@@ -62,7 +65,11 @@ wait $sender || stop "the QP pair during the storm failed."
 sent=$(jq .bytes "$TMPDIR/storm.json")
 cat "$TMPDIR/storm.json"
 say sh -c "echo '3 0' > $SIM/sim0/rx_storm"
-sleep 1.5
+restores() {
+	"$ROCECTL" -j watchdog stats dev sim0 |
+		jq '.[0].prios[] | select(.prio == 3 and .direction == "rx") | .restores'
+}
+busywait 5000 eval '[ "$(restores)" -ge 1 ]' || stop "PFC was not given back after the storm."
 say dcb pfc show dev sim0
 say "$ROCECTL" watchdog stats
 note "the storm names the process that sent during it (pid $sender, $sent bytes by its own count), gone since"
