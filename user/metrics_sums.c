@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics_named.h"
 #include "metrics_sums.h"
 
 static struct {
@@ -39,23 +40,12 @@ static void key(struct group *g, uint32_t dev_index, const char *dev, uint32_t p
 	}
 }
 
-/* The named groups the module keeps for device dev_index, in sorted r[0..n). */
-static size_t named_groups(const struct group *r, size_t n, uint32_t dev_index)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++)
-		k += r[i].dev_index == dev_index && !r[i].other;
-	return k;
-}
-
 bool sums_update(uint32_t family_id, const struct snapshot *s)
 {
 	size_t n = s->nretired + s->nqps, nr = s->nretired, i, j, out = 0;
-	uint32_t full_dev = 0;
+	struct named_groups named;
 	struct group *all;
 	unsigned int k;
-	bool full = false;
 
 	if (family_id != st.family_id) {
 		free(st.groups);
@@ -63,9 +53,13 @@ bool sums_update(uint32_t family_id, const struct snapshot *s)
 		st.ngroups = 0;
 		st.family_id = family_id;
 	}
-	all = calloc(n ? n : 1, sizeof(*all));
-	if (!all)
+	if (!named_groups_init(&named, s))
 		return false;
+	all = calloc(n ? n : 1, sizeof(*all));
+	if (!all) {
+		named_groups_free(&named);
+		return false;
+	}
 	/* One entry per destroyed QPs' group and per QP, then merged by key. */
 	for (i = 0; i < nr; i++) {
 		const struct retired *r = &s->retired[i];
@@ -74,24 +68,17 @@ bool sums_update(uint32_t family_id, const struct snapshot *s)
 		all[i].counted = true;
 		memcpy(all[i].sum, r->v, sizeof(r->v));
 	}
-	qsort(all, nr, sizeof(*all), group_cmp);
 	for (j = 0; j < s->nqps; j++) {
 		const struct qp *q = &s->qps[j];
 		struct group *g = &all[nr + j];
 
 		key(g, q->dev_index, q->dev, q->port, q->comm, false);
 		/*
-		 * A device whose module table is full adds this QP's counts to
-		 * "other" when it is destroyed, unless its group is named
-		 * already: shown there while it lives, so that its counts never
-		 * leave one series for another, nor come back lower to a series
-		 * gone meanwhile (a counter reset for Prometheus).
+		 * Shown in "other" while it lives if its counts go there when
+		 * it is destroyed (metrics_named.h): they never leave one
+		 * series for another.
 		 */
-		if (s->retired_max && (j == 0 || q->dev_index != full_dev)) {
-			full_dev = q->dev_index;	/* the QPs come by device */
-			full = named_groups(all, nr, full_dev) >= s->retired_max;
-		}
-		if (full && !bsearch(g, all, nr, sizeof(*all), group_cmp))
+		if (named_groups_goes_other(&named, q))
 			key(g, q->dev_index, q->dev, 0, "", true);
 		if (q->state >= 0 && q->state < NQP_STATES)
 			g->qps[q->state]++;
@@ -99,6 +86,7 @@ bool sums_update(uint32_t family_id, const struct snapshot *s)
 		if (q->counted)
 			memcpy(g->sum, q->v, sizeof(q->v));
 	}
+	named_groups_free(&named);
 	qsort(all, n, sizeof(*all), group_cmp);
 	for (i = 0; i < n; i++) {
 		struct group *g = &all[out];

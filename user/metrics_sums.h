@@ -16,8 +16,9 @@
  * which it keeps one "other" group, shown with empty port and comm) plus
  * those of the live QPs; a group neither has any more is dropped. On a
  * device whose table is full, a live QP of a group the module does not
- * name is shown in "other" already, where its counts go when it is
- * destroyed: a series never comes back lower after it was dropped.
+ * name -- by port, comm and cgroup, as the module keys them -- is shown in
+ * "other" already, where its counts go when it is destroyed
+ * (metrics_named.h): a series never comes back lower after it was dropped.
  */
 #ifndef ROCECTL_METRICS_SUMS_H
 #define ROCECTL_METRICS_SUMS_H

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics_named.h"
 #include "metrics_sums.h"
 #include "metrics_workloads.h"
 
@@ -30,60 +31,11 @@ static void wl_key(struct workload_sum *w, uint32_t dev_index, const char *dev, 
 	w->cgroup = cgroup;
 }
 
-/* A destroyed QPs' group of the module, by its key (device, port, comm, cgroup). */
-static int named_cmp(const void *a, const void *b)
-{
-	const struct retired *x = a, *y = b;
-
-	if (x->dev_index != y->dev_index)
-		return x->dev_index < y->dev_index ? -1 : 1;
-	if (x->port != y->port)
-		return x->port < y->port ? -1 : 1;
-	if (x->cgroup != y->cgroup)
-		return x->cgroup < y->cgroup ? -1 : 1;
-	return strncmp(x->comm, y->comm, sizeof(x->comm));
-}
-
-/*
- * The module's named groups, sorted, in *named (NULL where its bound is
- * not known: no device is then taken as full); false if out of memory.
- */
-static bool named_groups(const struct snapshot *s, struct retired **named, size_t *n)
-{
-	size_t i;
-
-	*named = NULL;
-	*n = 0;
-	if (!s->retired_max)
-		return true;
-	*named = calloc(s->nretired + 1, sizeof(**named));
-	if (!*named)
-		return false;
-	for (i = 0; i < s->nretired; i++)
-		if (!s->retired[i].other)
-			(*named)[(*n)++] = s->retired[i];
-	qsort(*named, *n, sizeof(**named), named_cmp);
-	return true;
-}
-
-/* Whether device dev_index's table of named groups is full. */
-static bool device_full(const struct snapshot *s, const struct retired *named, size_t n,
-			uint32_t dev_index)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++)
-		k += named[i].dev_index == dev_index;
-	return s->retired_max && k >= s->retired_max;
-}
-
 bool workload_sums_update(uint32_t family_id, const struct snapshot *s)
 {
-	size_t n = 0, i, out = 0, nnamed;
+	size_t n = 0, i, out = 0;
 	struct workload_sum *all;
-	struct retired *named, key;
-	bool full = false, have_dev = false;
-	uint32_t full_dev = 0;
+	struct named_groups named;
 	unsigned int k;
 
 	if (family_id != st.family_id) {
@@ -92,11 +44,11 @@ bool workload_sums_update(uint32_t family_id, const struct snapshot *s)
 		st.n = 0;
 		st.family_id = family_id;
 	}
-	if (!named_groups(s, &named, &nnamed))
+	if (!named_groups_init(&named, s))
 		return false;
 	all = calloc(s->nretired + s->nqps + 1, sizeof(*all));
 	if (!all) {
-		free(named);
+		named_groups_free(&named);
 		return false;
 	}
 	for (i = 0; i < s->nretired; i++) {
@@ -117,30 +69,17 @@ bool workload_sums_update(uint32_t family_id, const struct snapshot *s)
 		wl_key(&all[n], q->dev_index, q->dev, q->cgroup);
 		all[n].qps = 1;
 		/*
-		 * On a device whose module table is full, a QP of a group the
-		 * module does not name goes to "other" when it is destroyed,
-		 * which names no cgroup: its counts are left out of its
-		 * workload's sum while it lives too, or the sum would fall when
-		 * it goes, or come back lower to a series dropped meanwhile (a
-		 * counter reset for Prometheus). It still counts as a live QP.
+		 * A QP whose counts will go to "other", which names no cgroup,
+		 * is left out of its workload's sum while it lives too
+		 * (metrics_named.h). It still counts as a live QP.
 		 */
-		if (s->retired_max && (!have_dev || q->dev_index != full_dev)) {
-			full_dev = q->dev_index;	/* the QPs come by device */
-			have_dev = true;
-			full = device_full(s, named, nnamed, full_dev);
-		}
-		memset(&key, 0, sizeof(key));
-		key.dev_index = q->dev_index;
-		key.port = q->port;
-		key.cgroup = q->cgroup;
-		memcpy(key.comm, q->comm, sizeof(key.comm));
-		if (q->counted && !(full && !bsearch(&key, named, nnamed, sizeof(*named), named_cmp))) {
+		if (q->counted && !named_groups_goes_other(&named, q)) {
 			all[n].counted = true;
 			memcpy(all[n].sum, q->v, sizeof(q->v));
 		}
 		n++;
 	}
-	free(named);
+	named_groups_free(&named);
 	qsort(all, n, sizeof(*all), wl_cmp);
 	for (i = 0; i < n; i++) {
 		if (out && !wl_cmp(&all[out - 1], &all[i])) {

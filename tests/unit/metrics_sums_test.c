@@ -167,4 +167,19 @@ void metrics_sums_tests(void (*report)(const char *name, int ok, const char *got
 		step_max("room left in the module's table: a new comm is its own group", 13, 2, r, 1, q, 1,
 			 "rxe0/1/a:10:0 rxe0/1/c:1:1");
 	}
+	{
+		/*
+		 * The module's groups are per cgroup too: on a full device a
+		 * QP of comm a in a cgroup it does not name goes to other when
+		 * destroyed, so it is shown there, not in a's series.
+		 */
+		struct retired r[] = { R(1, "rxe0", 1, "a", false, 10), R(1, "rxe0", 1, "b", false, 20) };
+		struct qp q[] = { Q(1, "rxe0", 1, "a", 4, true, 1), Q(1, "rxe0", 1, "a", 4, true, 4) };
+
+		r[0].cgroup = 100;
+		q[0].cgroup = 100;
+		q[1].cgroup = 200;
+		step_max("a full device: a named comm's QP in an unnamed cgroup in other", 14, 2, r, 2, q, 2,
+			 "rxe0/1/a:11:1 rxe0/1/b:20:0 rxe0/other0/:4:1");
+	}
 }
