@@ -167,6 +167,33 @@ gid_index() {
 			g = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", g); print g; exit }'
 }
 
+# The kubelet's view, made for the pods scenarios: cgroup v2 on CG (mounted
+# if it is not) and /var/log on a tmpfs for /var/log/pods entries.
+# kubepods_mount PATH...: those cgroups made; kubepods_unmount PATH...:
+# each removed with its emptied parents, and both mounts undone.
+CG=/sys/fs/cgroup
+kubepods_mount() {
+	kubepods_cg_mounted=
+	if ! mountpoint -q $CG; then
+		mount -t cgroup2 none $CG || return 1
+		kubepods_cg_mounted=1
+	fi
+	mount -t tmpfs tmpfs /var/log && mkdir -p "${@/#/$CG}"
+}
+kubepods_unmount() {
+	local p
+	for p in "$@"; do
+		while [ "$p" != / ]; do rmdir "$CG$p" 2>/dev/null; p=$(dirname "$p"); done
+	done
+	umount /var/log
+	[ -z "${kubepods_cg_mounted:-}" ] || umount $CG
+}
+# in_cgroup PATH PIDFILE CMD...: CMD run from inside the cgroup, as a
+# container's process; its pid in PIDFILE.
+in_cgroup() {
+	sh -c 'echo $$ > "$2" && echo $$ > "$1/cgroup.procs" && shift 2 && exec "$@"' sh "$CG$1" "$2" "${@:3}"
+}
+
 # rxe's own error, retry and sequence counters, all devices: rxe_errors >
 # BEFORE, then rxe_errors_since BEFORE names the ones that rose (its word
 # on why a QP ended in error, independent of rocectl).

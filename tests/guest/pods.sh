@@ -23,7 +23,6 @@
 plan 11
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
-CG=/sys/fs/cgroup
 UA=3f2c1e9a-7b4d-4c1a-9e2f-0a1b2c3d4e5f
 UB=9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d
 UC=11111111-2222-4333-8444-555555555555
@@ -36,13 +35,7 @@ PC=/kubepods/pod$UC/$IC
 
 kmsg_mark
 # The guest has neither: the kubelet's view is made here.
-mounted=
-if ! mountpoint -q $CG; then
-	mount -t cgroup2 none $CG || fail "mount cgroup2"
-	mounted=1
-fi
-mount -t tmpfs tmpfs /var/log || fail "tmpfs on /var/log"
-mkdir -p "$CG$PA" "$CG$PB" "$CG$PC" || fail "cgroups"
+kubepods_mount "$PA" "$PB" "$PC" || fail "cgroup2, /var/log, cgroups"
 mkdir -p "/var/log/pods/team-a_trainer-0_$UA/trainer" "/var/log/pods/team-b_server-1_$UB/server" ||
 	fail "pod log directories"
 # Soft-RoCE over the simulated DCB NIC: DSCP 26 (tclass 104) is priority 3.
@@ -61,11 +54,6 @@ for n in a b; do
 	ip -n "pod-$n" link set eth0 up; ip -n "pod-$n" link set lo up
 done
 
-# in_cgroup PATH PIDFILE CMD...: CMD run from inside the cgroup, as a
-# container's process; its pid in PIDFILE.
-in_cgroup() {
-	sh -c 'echo $$ > "$2" && echo $$ > "$1/cgroup.procs" && shift 2 && exec "$@"' sh "$CG$1" "$2" "${@:3}"
-}
 hold() {	# hold NAME PATH N [NETNS]: qptraffic holding N pairs (rxe0 to rxe1) inside PATH
 	in_cgroup "$2" "$W/$1.pid" ${4:+ip netns exec "$4"} "$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n "$3" -m 20 -s 1024 --tos 104 \
 		--hold > "$W/$1.json" 2> "$W/$1.err" &
@@ -265,11 +253,7 @@ log_test "exporter under churn past the module's bound: no pod's sum goes back, 
 module_unload || fail "unload"
 rxe_del rxe0; rxe_del rxe1
 rmmod simnic || fail "rmmod simnic"
-for p in "$PA" "$PB" "$PC" "${PP[@]}"; do
-	while [ "$p" != / ]; do rmdir "$CG$p" 2>/dev/null; p=$(dirname "$p"); done
-done
-umount /var/log
-[ -z "$mounted" ] || umount $CG
+kubepods_unmount "$PA" "$PB" "$PC" "${PP[@]}"
 ip netns del pod-a; ip netns del pod-b
 kmsg_check
 rm -rf "$W"

@@ -17,7 +17,6 @@
 plan 5
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
-CG=/sys/fs/cgroup
 UA=5e1c0a4b-2d3f-4e5a-8b6c-7d8e9f0a1b2c
 UB=6f2d1b5c-3e4a-4f6b-9c7d-8e9f0a1b2c3d
 IA=$(printf 'f%.0s' {1..64})
@@ -33,13 +32,7 @@ if [ ! -f "${ROCECTL_RXE_MOVABLE_KO:-}" ]; then
 fi
 
 kmsg_mark
-mounted=
-if ! mountpoint -q $CG; then
-	mount -t cgroup2 none $CG || fail "mount cgroup2"
-	mounted=1
-fi
-mount -t tmpfs tmpfs /var/log || fail "tmpfs on /var/log"
-mkdir -p "$CG$PA" "$CG$PB" || fail "cgroups"
+kubepods_mount "$PA" "$PB" || fail "cgroup2, /var/log, cgroups"
 mkdir -p "/var/log/pods/team-a_trainer-0_$UA/trainer" "/var/log/pods/team-b_server-1_$UB/server" ||
 	fail "pod log directories"
 
@@ -69,11 +62,6 @@ check_eq "$(rc -j dev show | jq -c '[.[].ifname | select(test("^rxe[0-2]$"))] | 
 	"rocectl's host view: all three"
 log_test "exclusive mode: devices moved into the pods' namespaces, rdma(8) there only, rocectl's host view all of them"
 
-# in_cgroup PATH PIDFILE CMD...: CMD from inside the cgroup, as a
-# container's process; its pid in PIDFILE.
-in_cgroup() {
-	sh -c 'echo $$ > "$2" && echo $$ > "$1/cgroup.procs" && shift 2 && exec "$@"' sh "$CG$1" "$2" "${@:3}"
-}
 ga=$(gid_index rxe0 192.0.2.11 pod-a)
 gb=$(gid_index rxe2 192.0.2.21 pod-b)
 [ -n "$ga" ] && [ -n "$gb" ] ||
@@ -140,10 +128,6 @@ module_unload || fail "unload"
 rmmod rdma_rxe || fail "rmmod the test-only rdma_rxe"
 rmmod simnic || fail "rmmod simnic"
 ip link del vb0
-for p in "$PA" "$PB"; do
-	while [ "$p" != / ]; do rmdir "$CG$p" 2>/dev/null; p=$(dirname "$p"); done
-done
-umount /var/log
-[ -z "$mounted" ] || umount $CG
+kubepods_unmount "$PA" "$PB"
 kmsg_check
 rm -rf "$W"
