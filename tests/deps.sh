@@ -51,9 +51,11 @@ QEMU_MIN=1:10.0
 
 # tests/deps.sh debug-kernel: only what the debug lane's kernel build
 # (tests/debug/build-kernel.sh) needs, so that CI (.ci/run) can start that
-# build, most of an hour of one core, before the rest is installed.
+# build, most of an hour of one core, before the rest is installed; and
+# debootstrap, so that the second stage makes the trixie chroot beside
+# its own installs.
 DEBUG_KERNEL_PACKAGES="gcc make libc6-dev linux-source-6.1 xz-utils kmod cpio
-	flex bison bc libelf-dev libssl-dev"
+	flex bison bc libelf-dev libssl-dev debootstrap"
 case ${1:-} in
 "") stage=all ;;
 debug-kernel) stage=debug-kernel PACKAGES=$DEBUG_KERNEL_PACKAGES KERNELS= ;;
@@ -106,27 +108,13 @@ Pin: release n=bullseye
 Pin-Priority: 90
 EOF
 
-export DEBIAN_FRONTEND=noninteractive
-apt-get -o DPkg::Lock::Timeout=120 update -q
-[ -z "$missing" ] ||
-	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends $missing
-[ $stage = all ] || exit 0
-# QEMU in a transaction of its own, with -t: its dependencies that the
-# suite has newer (qemu-system-common, qemu-system-data, seabios, libbrlapi)
-# come from there too, as the pin alone would not allow (apt then finds
-# nothing to install). Nothing outside QEMU's dependencies is touched.
-[ -z "$qemu" ] ||
-	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends \
-		-t bookworm-backports $qemu
-# By exact version (the pin keeps backports below bookworm otherwise).
-[ -z "$ynl" ] ||
-	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends "$ynl"
-ynl_extract
 # The trixie chroot: debootstrap's minimal system, made aside and moved in
 # place once complete (its mounts in a namespace of their own), then
 # trixie-backports' kernel and headers in it (gcc-14 with them; -t: their
 # dependencies that backports has newer, such as linux-base, from there).
-if [ -n "$trixie" ]; then
+# Its own dpkg and downloads: where debootstrap is installed already (CI's
+# first stage installs it), it is made beside this machine's installs.
+trixie_setup() {
 	if [ ! -x "$TRIXIE/usr/bin/apt-get" ]; then
 		mkdir -p "$(dirname "$TRIXIE")"
 		rm -rf --one-file-system "$TRIXIE.new"
@@ -154,6 +142,40 @@ EOF
 	fi
 	ln -sfn "$TRIXIE/usr/lib/modules/$TRIXIE_KVER" "/lib/modules/$TRIXIE_KVER"
 	trixie_ready
+}
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get -o DPkg::Lock::Timeout=120 update -q
+trixie_pid=
+if [ -n "$trixie" ] && [ $stage = all ] && command -v debootstrap > /dev/null; then
+	trixie_log=$(mktemp)
+	trixie_setup > "$trixie_log" 2>&1 &
+	trixie_pid=$!
+	trap 'kill "$trixie_pid" 2> /dev/null' EXIT
+fi
+[ -z "$missing" ] ||
+	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends $missing
+[ $stage = all ] || exit 0
+# QEMU in a transaction of its own, with -t: its dependencies that the
+# suite has newer (qemu-system-common, qemu-system-data, seabios, libbrlapi)
+# come from there too, as the pin alone would not allow (apt then finds
+# nothing to install). Nothing outside QEMU's dependencies is touched.
+[ -z "$qemu" ] ||
+	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends \
+		-t bookworm-backports $qemu
+# By exact version (the pin keeps backports below bookworm otherwise).
+[ -z "$ynl" ] ||
+	apt-get -o DPkg::Lock::Timeout=120 install -y -q --no-install-recommends "$ynl"
+ynl_extract
+if [ -n "$trixie_pid" ]; then
+	code=0
+	wait "$trixie_pid" || code=$?
+	trap - EXIT
+	cat "$trixie_log"
+	rm -f "$trixie_log"
+	[ $code = 0 ] || { echo "tests/deps.sh: the trixie chroot failed (exit $code)" >&2; exit 1; }
+elif [ -n "$trixie" ]; then
+	trixie_setup
 fi
 # The packages' own Prometheus and node_exporter services are not the tests'.
 case " $missing " in
