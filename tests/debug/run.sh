@@ -23,7 +23,9 @@
 # s), ROCECTL_DEBUG_SCENARIO_TIMEOUT (per scenario, default 900 s),
 # ROCECTL_DEBUG_VM_TIMEOUT (the whole guest, default 3000 s),
 # ROCECTL_DEBUG_MEM (MiB, default 4096), ROCECTL_DEBUG_RACE_SECONDS (each
-# race of races, default 30), ROCECTL_DEBUG_GUEST_ENV (VAR=VALUE
+# race of races, default 30), ROCECTL_DEBUG_FAULT_RUNS (faults' QP churn
+# runs, default 8), ROCECTL_DEBUG_FAULT_EXEC (the tool's dumps faults runs
+# under fail-nth, default "dev qp watchdog"), ROCECTL_DEBUG_GUEST_ENV (VAR=VALUE
 # words for the guest's scenarios, e.g. FUZZ_COUNT=20000),
 # ROCECTL_DEBUG_KEEP=1 keeps the copy.
 set -u
@@ -98,6 +100,9 @@ dRACE=${ROCECTL_DEBUG_RACE_SECONDS:-30}
 # faults' QP churn while entries cannot be allocated, repeated (the first
 # drains the pool; each later one, about 13 s here, with fresh QPs).
 dFAULTS=${ROCECTL_DEBUG_FAULT_RUNS:-8}
+# faults' runs of the tool with each of its fault points failing in turn:
+# these dumps' (about 100 points each, 0.7 s a point here).
+dFEXEC=${ROCECTL_DEBUG_FAULT_EXEC:-dev qp watchdog}
 
 left=$(words_minus "$all" "$scenarios")
 # A part of the lane (ROCECTL_DEBUG_TAG: make check runs it in two guests)
@@ -185,7 +190,7 @@ frames() {	# frames LOG: the frame-size warnings, one comment line each
 	grep -E 'warning: the frame size of [0-9]+ bytes' "$1" |
 		sed -E "s|^$work/||; s|^|# debug: KASAN-sized frame: |"
 }
-make -s module KVER="$rel" KERNELDIR="$dir/src" > "$OUT/module.log" 2>&1
+make -s -j"$(nproc)" module KVER="$rel" KERNELDIR="$dir/src" > "$OUT/module.log" 2>&1
 code=$?
 frames "$OUT/module.log"
 warn=$(grep -E 'warning:|error:' "$OUT/module.log" | grep -v 'Wframe-larger-than' | head -n 3)
@@ -193,15 +198,15 @@ warn=$(grep -E 'warning:|error:' "$OUT/module.log" | grep -v 'Wframe-larger-than
 result "build: rocectl.ko and rocectl_mlx5.ko build for $rel with no warning but frame sizes" $? \
 	"$warn$(tail -n 5 "$OUT/module.log")"
 
-{ make -s -C "$dir/src" M="$work/tests/simnic" modules &&
-	make -s -C "$dir/src" M="$work/tests/simrdma" modules; } > "$OUT/simnic.log" 2>&1
+{ make -s -j"$(nproc)" -C "$dir/src" M="$work/tests/simnic" modules &&
+	make -s -j"$(nproc)" -C "$dir/src" M="$work/tests/simrdma" modules; } > "$OUT/simnic.log" 2>&1
 code=$?
 frames "$OUT/simnic.log"
 warn=$(grep -E 'warning:|error:' "$OUT/simnic.log" | grep -v 'Wframe-larger-than' | head -n 3)
 [ $code -eq 0 ] && [ -z "$warn" ]
 result "build: simnic.ko and simrdma.ko build for $rel with no warning but frame sizes" $? "$warn$(tail -n 5 "$OUT/simnic.log")"
 
-{ make -s -C user && make -s -C tests/tools; } > "$OUT/user.log" 2>&1
+{ make -s -j"$(nproc)" -C user && make -s -j"$(nproc)" -C tests/tools; } > "$OUT/user.log" 2>&1
 result "build: rocectl and the test tools build" $? "$(tail -n 5 "$OUT/user.log")"
 
 # --- the guest --------------------------------------------------------------------
@@ -219,7 +224,7 @@ append="loglevel=5 kasan_multi_shot rcupdate.rcu_cpu_stall_timeout=60 slub_debug
 ROCECTL_KERNEL=$dir/bzImage ROCECTL_KVER=$rel VM_MEM=${ROCECTL_DEBUG_MEM:-4096} VM_TIMEOUT=$dVMT \
 VM_SMP=2,sockets=2,cores=1,threads=1 \
 VM_APPEND="$append" \
-	tests/qemu/vm.sh "$OUT/guest" env ROCECTL_DKMS=0 T="$dT" SCENARIO_TIMEOUT="$dST" FUZZ_COUNT="$dFUZZ" UNLOAD_CYCLES="$dCYCLES" RACE_SECONDS="$dRACE" FAULT_RUNS="$dFAULTS" \
+	tests/qemu/vm.sh "$OUT/guest" env ROCECTL_DKMS=0 T="$dT" SCENARIO_TIMEOUT="$dST" FUZZ_COUNT="$dFUZZ" UNLOAD_CYCLES="$dCYCLES" RACE_SECONDS="$dRACE" FAULT_RUNS="$dFAULTS" FAULT_EXEC="$dFEXEC" \
 	${ROCECTL_DEBUG_GUEST_ENV:-} bash tests/debug/guest-job.sh $scenarios > "$OUT/guest.log" 2>&1
 code=$?
 # Every scenario's lines, in order, "debug: "-prefixed; the failures that

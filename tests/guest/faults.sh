@@ -126,14 +126,16 @@ if [ -d $FS ] && [ -e /proc/self/fail-nth ]; then
 	# --- the tool, every fault point of its run in turn ---
 	tools=""
 	install -m 755 "$ROCECTL" "$W/rocectl"	# its pages from tmpfs, not 9p
-	for args in "-j dev show" "-j qp show" "-j watchdog show"; do
+	# FAULT_EXEC: which of the tool's dumps (make check's debug lane: dev).
+	for what in ${FAULT_EXEC:-dev qp watchdog}; do
+		args="-j $what show"
 		"$NLFUZZ" faultexec -N "${FAULT_NTH_MAX:-1500}" -- "$W/rocectl" $args > "$W/fx.json" 2> "$W/fx.err"
 		code=$?
 		echo "# fail-nth rocectl $args: $(cat "$W/fx.json")"
 		check_eq "$code" 0 "rocectl $args under fail-nth: $(tail -c 300 "$W/fx.err" | tr '\n' '|')"
-		tools="$tools $(jq .points "$W/fx.json" 2>/dev/null)"
+		tools="$tools $what:$(jq .points "$W/fx.json" 2>/dev/null)"
 	done
-	log_test "failslab: the tool with each of its fault points failing (points:$tools): the same answer, or an error said; never a crash"
+	log_test "failslab: the tool's dumps with each of their fault points failing (points:$tools): the same answer, or an error said; never a crash"
 
 	# --- QP creation while rocectl's QP entries cannot be allocated ---
 	# Their own cache only (cache-filter, the cache marked by the kernel's
