@@ -14,3 +14,16 @@ copy_tree() {
 			--exclude='*.cmd' . | tar -x -C "$1"
 	fi
 }
+
+# copy_host_builds DIR: the tool's and the test tools' build output of $ROOT,
+# where built, copied into the tree copy DIR with their times: they are this
+# machine's programs whatever kernel the copy is for, so DIR's make finds
+# them up to date (and builds what is missing or older than its sources).
+copy_host_builds() {
+	local f
+	for f in "$ROOT"/user/*.o "$ROOT"/user/*.d "$ROOT"/user/rocectl; do
+		[ -e "$f" ] && cp -p "$f" "$1/user/"
+	done
+	[ ! -d "$ROOT/tests/tools/build" ] || cp -pR "$ROOT/tests/tools/build" "$1/tests/tools/"
+	return 0
+}

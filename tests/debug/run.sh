@@ -179,6 +179,7 @@ echo "# debug kernel: $dir"
 work=$(mktemp -d "${TMPDIR:-/tmp}/rocectl-debug.XXXXXX")
 [ "${ROCECTL_DEBUG_KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 copy_tree "$work"
+copy_host_builds "$work"
 chmod 755 "$work"
 cd "$work"
 

@@ -207,6 +207,17 @@ rxe_errors_since() {
 		"\($d) \(.key) +\(.value - ($b[0][$d][.key] // 0))"] | join(", ")'
 }
 
+# rc_sent_once: the RC QPs' sent bytes, each resent packet taken off once:
+# "[0,1000]" for a pair's ten 100-byte messages (one packet each) counted
+# once, resends or not (a slow first round trip resends; the wire carries
+# those packets twice, and the module counts both, as tx_retrans says).
+rc_sent_once() {
+	rc -j qp stats type RC | jq -c '[.[].counters | .tx_bytes - 100 * .tx_retrans] | sort'
+}
+rc_sent_raw() {
+	rc -j qp stats type RC | jq -c '[.[].counters | {tx_bytes, tx_retrans}]'
+}
+
 # json PYTHON-EXPR FILE: evaluate an expression over the JSON document j.
 json() {
 	python3 -c "import json,sys; j=json.load(open(sys.argv[2])); print($1)" "$1" "$2"
