@@ -48,7 +48,7 @@ wlat() { perftest "$LAT" rxe2 rxe1 192.0.2.4; }
 # taking turns on one host thread, rounds of one mode ranged 6,060-9,782
 # QPs/s and two boots' on/floor 1.214 and 0.664; on one CPU, rounds within
 # 5 % and two boots' medians within 0.5 % (tests/bench/README). Why two
-# vCPUs vary so was not established.
+# vCPUs vary so was not established. The dump rows take them offline too.
 cpus_online() {	# 0 or 1: every CPU but the first
 	local c
 	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
