@@ -203,9 +203,17 @@ for i in $(seq $NP); do
 done
 : > "$W/seen"
 # churn_scrape: the exporter scraped into $W/ex.txt; promtool's check; no
-# workload sum below the highest it has shown (kept in $W/seen).
+# workload sum below the highest it has shown (kept in $W/seen). The
+# exporter serves a scrape younger than a second again (its sharing
+# window): each waits out the last one's, so that it reads the state
+# after the step before it (on 6.12 a pod's QPs went within the window,
+# and its live series was still in the next scrape).
+last_scrape=0
 churn_scrape() {
+	local wait_ms=$((last_scrape + 1100 - $(date +%s%3N)))
+	[ $wait_ms -le 0 ] || sleep "$((wait_ms / 1000)).$(printf '%03d' $((wait_ms % 1000)))"
 	curl -sf -o "$W/ex.txt" http://127.0.0.1:9798/metrics || { fail "scrape"; return; }
+	last_scrape=$(date +%s%3N)
 	out=$(promtool check metrics < "$W/ex.txt" 2>&1) || fail "promtool: $out"
 	out=$(awk '$1 ~ /^rocectl_workload_qp_/ {print $1, $2}' "$W/ex.txt" |
 		awk 'FNR == NR {max[$1] = $2; next} ($1 in max) && $2 + 0 < max[$1] + 0 {print $1, max[$1], "->", $2}' "$W/seen" -)
@@ -239,7 +247,8 @@ for round in 1 2; do
 		busywait 10000 eval '[ "$(qps "$pid")" = "[]" ]' || fail "pod $i's QPs left"
 		churn_scrape
 	done
-	check_eq "$(grep -c '^rocectl_workload_info{' "$W/ex.txt")" 2 "round $round: one info series per pod with a group"
+	check_eq "$(grep -c '^rocectl_workload_info{' "$W/ex.txt")" 2 \
+		"round $round: one info series per pod with a group: $(grep '^rocectl_workload_info{' "$W/ex.txt" | tr '\n' '|')"
 	for i in 1 2; do
 		check_eq "$(tx "$i")" "${SENT[i]}" "round $round: pod $i's sum, all it sent"
 		grep -q "^rocectl_workload_info{cgroup=\"${PP[i]}\",namespace=\"churn\",pod=\"job-$i\"," "$W/ex.txt" ||
