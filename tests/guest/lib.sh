@@ -207,15 +207,16 @@ rxe_errors_since() {
 		"\($d) \(.key) +\(.value - ($b[0][$d][.key] // 0))"] | join(", ")'
 }
 
-# rc_sent_once: the RC QPs' sent bytes, each resent packet taken off once:
-# "[0,1000]" for a pair's ten 100-byte messages (one packet each) counted
-# once, resends or not (a slow first round trip resends; the wire carries
-# those packets twice, and the module counts both, as tx_retrans says).
+# rc_sent_once FILE: the RC QPs' sent bytes, each resent packet taken off
+# once: "[0,1000]" for a pair's ten 100-byte messages (one packet each)
+# counted once, resends or not (a slow first round trip resends; the wire
+# carries those packets twice, and the module counts both, as tx_retrans
+# says). The stats it judged stay in FILE: rc_sent_raw FILE shows them.
 rc_sent_once() {
-	rc -j qp stats type RC | jq -c '[.[].counters | .tx_bytes - 100 * .tx_retrans] | sort'
+	rc -j qp stats type RC > "$1" && jq -c '[.[].counters | .tx_bytes - 100 * .tx_retrans] | sort' "$1"
 }
 rc_sent_raw() {
-	rc -j qp stats type RC | jq -c '[.[].counters | {tx_bytes, tx_retrans}]'
+	jq -c '[.[].counters | {tx_bytes, tx_retrans}]' "$1"
 }
 
 # json PYTHON-EXPR FILE: evaluate an expression over the JSON document j.

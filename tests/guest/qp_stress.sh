@@ -179,7 +179,7 @@ rxe_add rxe0 veth1 || fail "rxe back"
 "$QPT" pair -d rxe0 -g 1 -n 1 -m 10 -s 100 --hold > "$W/h2.json" 2>&1 &
 h2=$!
 busywait 20000 test -s "$W/h2.json"
-check_eq "$(rc_sent_once)" "[0,1000]" "counters after rdma_rxe came back: $(rc_sent_raw)"
+check_eq "$(rc_sent_once "$W/sent.json")" "[0,1000]" "counters after rdma_rxe came back: $(rc_sent_raw "$W/sent.json")"
 kill $h2; wait $h2
 log_test "rdma_rxe unloaded and reloaded under rocectl: packet hooks follow it"
 

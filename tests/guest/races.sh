@@ -154,7 +154,7 @@ race_c() {
 	"$QPT" pair -d rxe0 -D rxe1 -g 1 -n 1 -m 10 -s 100 --hold > "$W/h.json" 2>&1 &
 	tp=$!
 	busywait 20000 test -s "$W/h.json" || fail "traffic after the cycles: $(cat "$W/h.json")"
-	check_eq "$(rc_sent_once)" "[0,1000]" "counters after the cycles: $(rc_sent_raw)"
+	check_eq "$(rc_sent_once "$W/sent.json")" "[0,1000]" "counters after the cycles: $(rc_sent_raw "$W/sent.json")"
 	kill $tp; wait $tp
 	kill -0 $mon 2>/dev/null || fail "the monitor died: $(cat "$W/mon-c.err")"
 	kill $mon; wait $mon
