@@ -107,26 +107,73 @@ done
 has_row dump || { module_unload; rm -rf "$W"; exit 0; }
 
 slab_kb() { awk '/^(Slab|Percpu):/ {s += $2} END {print s}' /proc/meminfo; }
+# in_use_bytes DIR: what the objects in use in the slab cache DIR
+# (/sys/kernel/slab/NAME) take, a slab's bytes shared among the objects it
+# holds; 0 if there is no such cache. Shrunk first: SLUB then takes back
+# the slabs the CPUs hold, whose free objects "objects" would count as in
+# use, and the count is exact -- unless a CPU takes a slab again before
+# it is read, hence builtins only in between (a process started takes a
+# PID, and its IDR xarray nodes).
+in_use_bytes() {
+	local objects order per_slab
+	[ -r "$1/objects" ] || { echo 0; return; }
+	read -r order < "$1/order"
+	read -r per_slab < "$1/objs_per_slab"
+	echo 1 > "$1/shrink"
+	read -r objects _ < "$1/objects"
+	echo $(( objects * (PAGE_BYTES << order) / per_slab ))
+}
+PAGE_BYTES=$(getconf PAGESIZE)
 
 # Memory per tracked QP: loading rocectl picks up the QPs that exist. What
 # a load costs with 10,000 QPs to pick up, less what it costs with none:
-# the driver's own objects are there either way.
-load_kb() {
-	local m0
-	module_unload
-	sync; echo 3 > /proc/sys/vm/drop_caches
-	m0=$(slab_kb)
-	module_load
-	echo $(( $(slab_kb) - m0 ))
+# the driver's own objects are there either way. Measured where a QP's
+# memory lives: rocectl's QP cache and the xarray nodes of the QPN index
+# (radix_tree_node), the objects in use in each. The QP cache may be
+# merged into another of its size (SLUB's merging; "aliases" counts them),
+# which outlives rocectl: what counts is the merged cache's change, found
+# by a first load. The page cache's xarrays share radix_tree_node: the
+# first load also reads what loading reads (modprobe, insmod and the
+# modules), so that no load after it adds page cache; and each reading
+# waits for the nodes an unload frees. Beside it, as a
+# check that the QP's memory is all there, the growth of the whole slab
+# and of the per-CPU allocator (Slab+Percpu in /proc/meminfo), which
+# other work moves by hundreds of KiB from load to load.
+module_unload
+module_load
+qp_cache=$(readlink -f /sys/kernel/slab/rocectl_qp)
+qp_cache_aliases=$(cat /sys/kernel/slab/rocectl_qp/aliases)
+nodes=$(readlink -f /sys/kernel/slab/radix_tree_node)
+own_bytes() { echo $(( $(in_use_bytes "$qp_cache") + $(in_use_bytes "$nodes") )); }
+# An xarray frees its nodes after an RCU grace period: read once what was
+# freed is back, two readings a tenth of a second apart the same.
+own_settled() {
+	local a b i
+	b=$(own_bytes)
+	for i in $(seq 50); do
+		sleep 0.1
+		a=$b b=$(own_bytes)
+		[ "$a" != "$b" ] || break
+	done
+	echo "$b"
 }
-# REPS loads each way, their medians: one load without QPs grew the slab
-# by 20 KiB where the others grew it by 236-256 (memory freed meanwhile).
-for i in $(seq "$REPS"); do load_kb; done > "$W/mem.none"
+load_mem() {
+	local m0 o0
+	module_unload
+	o0=$(own_settled) m0=$(slab_kb)
+	module_load
+	echo "$(( $(own_settled) - o0 )) $(( $(slab_kb) - m0 ))"
+}
+for i in $(seq "$REPS"); do load_mem; done > "$W/load.none"
 module_unload
 "$QPT" many -d rxe0 -n 10000 --state init --hold > "$W/many.json" &
 many=$!
 busywait 300000 test -s "$W/many.json"
-for i in $(seq "$REPS"); do load_kb; done > "$W/mem.many"
+for i in $(seq "$REPS"); do load_mem; done > "$W/load.many"
+for w in none many; do
+	cut -d' ' -f1 < "$W/load.$w" > "$W/own.$w"
+	cut -d' ' -f2 < "$W/load.$w" > "$W/mem.$w"
+done
 
 # Under -icount the dump and the scrape run on one CPU, as the QP rate
 # does: two vCPUs taking turns on one host thread made their rounds range
@@ -197,10 +244,11 @@ line "scrape of 10,000 QPs ($what): exporter/rdma" \
 	"$(ratio "$sc" "$W/dump.rdma")" - - - "$(spread "$sc" "$W/dump.rdma")"
 echo "# exporter: $(median < "$W/scrape.cpu") ms of CPU a scrape (median), $(grep -c '^rocectl_' "$W/m.txt") series, $(wc -c < "$W/m.txt") bytes"
 n=$(jq '.qpns | length' "$W/many.json")
-kb() { median < "$1" | awk '{printf "%d", $1}'; }
+med() { median < "$1" | awk '{printf "%d", $1}'; }
 line "kernel memory per tracked QP (B)" \
-	$(( ($(kb "$W/mem.many") - $(kb "$W/mem.none")) * 1024 / n )) - - - - - - - -
-echo "# Slab+Percpu growth of a load: $(kb "$W/mem.many") KiB with $n QPs held, $(kb "$W/mem.none") KiB with none (medians of $REPS: $(tr '\n' ' ' < "$W/mem.many")and $(tr '\n' ' ' < "$W/mem.none" | sed 's/ $//')); $(nproc) CPUs"
+	"$(awk -v a="$(med "$W/own.many")" -v b="$(med "$W/own.none")" -v n="$n" 'BEGIN {printf "%.1f", (a - b) / n}')" - - - - - - - -
+echo "# a load's objects in rocectl's QP cache and the index's nodes: $(med "$W/own.many") B with $n QPs held, $(med "$W/own.none") B with none (medians of $REPS: $(tr '\n' ' ' < "$W/own.many")and $(tr '\n' ' ' < "$W/own.none" | sed 's/ $//')); caches merged with rocectl_qp: $qp_cache_aliases"
+echo "# Slab+Percpu growth of a load: $(( ($(med "$W/mem.many") - $(med "$W/mem.none")) * 1024 / n )) B per QP; $(med "$W/mem.many") KiB with $n QPs held, $(med "$W/mem.none") KiB with none (medians of $REPS: $(tr '\n' ' ' < "$W/mem.many")and $(tr '\n' ' ' < "$W/mem.none" | sed 's/ $//')); $(nproc) CPUs"
 kill $many; wait $many
 module_unload
 rm -rf "$W"
