@@ -8,8 +8,9 @@
 # that a row's ratios do not move with the host's load (README). It
 # leaves the bpftrace peer out (its start, a compile, takes minutes of
 # host time there): BENCH_PEER=1 puts it back. The qp benchmark's rows:
-# ROWS (tests/bench/guest-qp-bench.sh), its rounds REPS, its QP rate's
-# loop RATE_QPS QPs (default 3000).
+# ROWS (tests/bench/guest-qp-bench.sh), its rounds REPS (the QP rate's
+# RATE_REPS, by default REPS but at least 5), its QP rate's loop RATE_QPS
+# QPs (default 3000).
 set -eu
 icount=
 if [ "${1:-}" = --icount ]; then
@@ -28,7 +29,7 @@ make -s -C "/lib/modules/$KVER/build" M="$ROOT/tests/simnic" modules 2>&1 | grep
 make -s -C "/lib/modules/$KVER/build" M="$ROOT/tests/simrdma" modules 2>&1 | grep -v BTF || true
 # What the guest's benchmark takes from the environment.
 pass=()
-for v in REPS ROWS RATE_QPS; do
+for v in REPS RATE_REPS ROWS RATE_QPS; do
 	[ -z "${!v:-}" ] || pass+=("$v=${!v}")
 done
 out=$(mktemp -d)

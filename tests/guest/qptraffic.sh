@@ -439,6 +439,12 @@ qpt rate -d rxe0 -n 1000 > "$W/rate.json"
 check_eq "$?" 0 "exit status"
 check_eq "$(jget count "$W/rate.json")" 1000 "count"
 check_re "$(jget per_second "$W/rate.json")" '^[1-9][0-9]*\.[0-9]$' "per_second"
+check_re "$(jget per_cpu_second "$W/rate.json")" '^[1-9][0-9]*\.[0-9]$' "per_cpu_second"
+# One thread: its CPU time within the span it ran in (read inside it; two
+# clocks, the monotonic one slewed by up to 500 ppm, read to the us).
+cpu_us=$(jget cpu_us "$W/rate.json") elapsed_us=$(jget elapsed_us "$W/rate.json")
+[ "${cpu_us:-x}" -gt 0 ] 2> /dev/null && [ "$cpu_us" -le $(( elapsed_us + elapsed_us / 2000 + 2 )) ] ||
+	fail "cpu_us not within elapsed_us: $(< "$W/rate.json")"
 note "rate -n 1000: $(< "$W/rate.json")"
 log_test "rate -n 1000"
 
