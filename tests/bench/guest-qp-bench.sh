@@ -74,8 +74,8 @@ rounds() {
 }
 # The QP rate in rounds of its own, after the packet rows: following them
 # in each round, its rounds under -icount ranged up to 26 % in one mode
-# (6,478-8,177 QPs/s), where alone they stay within 5 %; and 5 rounds,
-# not 3, for that 5 % (tests/bench/README).
+# (6,478-8,177 QPs/s, elapsed), where alone they stay within 5 %; hence
+# also 5 rounds, not 3.
 packet_rows=${timed/ rate/}
 [ -z "$packet_rows" ] || rounds "$REPS" $packet_rows
 RATE_REPS=${RATE_REPS:-$(( REPS > 5 ? REPS : 5 ))}

@@ -50,8 +50,8 @@ wbw() { perftest ib_write_bw rxe2 rxe1 192.0.2.4; }
 wlat() { perftest "$LAT" rxe2 rxe1 192.0.2.4; }
 # The QP rate. Under -icount with the other CPUs offline: with two vCPUs
 # taking turns on one host thread, rounds of one mode ranged 6,060-9,782
-# QPs/s and two boots' on/floor 1.214 and 0.664; on one CPU, rounds within
-# 5 % and two boots' medians within 0.5 % (tests/bench/README). Why two
+# QPs/s and two boots' on/floor 1.214 and 0.664; on one CPU, in the loop's
+# CPU time, two boots' medians within 0.3 % (tests/bench/README). Why two
 # vCPUs vary so was not established. The dump rows take them offline too.
 cpus_online() {	# 0 or 1: every CPU but the first
 	local c
