@@ -1373,7 +1373,7 @@ static int cmd_rate(const struct opts *o)
 	}
 	/*
 	 * Elapsed and this thread's CPU time: the kernel's work for the verbs
-	 * runs in it, the work they defer (to workqueues, RCU) does not.
+	 * runs in it, work they hand to kernel threads (workqueues) does not.
 	 */
 	start = now_us();
 	cpu_start = clock_us(CLOCK_THREAD_CPUTIME_ID);
