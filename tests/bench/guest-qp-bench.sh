@@ -150,10 +150,10 @@ PAGE_BYTES=$(getconf PAGESIZE)
 # by a first load. The page cache's xarrays share radix_tree_node: the
 # first load also reads what loading reads (modprobe, insmod and the
 # modules), so that no load after it adds page cache; and each reading
-# waits for the nodes an unload frees. Beside it, as a
-# check that the QP's memory is all there, the growth of the whole slab
-# and of the per-CPU allocator (Slab+Percpu in /proc/meminfo), which
-# other work moves by hundreds of KiB from load to load.
+# waits for the nodes an unload frees. Beside it, as a check that the
+# QP's memory is all there, the growth of the whole slab and of the
+# per-CPU allocator (Slab+Percpu in /proc/meminfo), which other work
+# moves by hundreds of KiB from load to load.
 module_unload
 module_load
 qp_cache=$(readlink -f /sys/kernel/slab/rocectl_qp)
