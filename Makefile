@@ -85,7 +85,7 @@ test-tools:
 style:
 	tests/style.sh
 
-# The uapi header, kernel/netlink/netlink_gen.[ch], user/nl_spec.h and
+# The uapi header, kernel/netlink/netlink_gen.[ch], user/lib/nl_spec.h and
 # tests/tools/nlfuzz_spec.h, from the netlink spec
 # (include/netlink/specs/rocectl.yaml) with the kernel's ynl-gen and lib.
 spec:

@@ -21,8 +21,8 @@ copy_tree() {
 # them up to date (and builds what is missing or older than its sources).
 copy_host_builds() {
 	local f
-	for f in "$ROOT"/user/*.o "$ROOT"/user/*.d "$ROOT"/user/rocectl; do
-		[ -e "$f" ] && cp -p "$f" "$1/user/"
+	for f in "$ROOT"/user/*.o "$ROOT"/user/*.d "$ROOT"/user/*/*.o "$ROOT"/user/*/*.d "$ROOT"/user/rocectl; do
+		[ -e "$f" ] && cp -p "$f" "$1/${f#"$ROOT"/}"
 	done
 	[ ! -d "$ROOT/tests/tools/build" ] || cp -pR "$ROOT/tests/tools/build" "$1/tests/tools/"
 	return 0

@@ -5,7 +5,7 @@
 #   include/uapi/linux/rocectl.h   the uapi header (ynl-gen --mode uapi)
 #   kernel/netlink/netlink_gen.h, .c       the policies, the ops table and the
 #                                  multicast group table (--mode kernel)
-#   user/nl_spec.h                 the tool's attribute tables: types and
+#   user/lib/nl_spec.h             the tool's attribute tables: types and
 #                                  names (include/netlink/user_tables.py)
 #   tests/tools/nlfuzz_spec.h      the fuzzer's: types, nests, each command's
 #                                  attributes (include/netlink/fuzz_tables.py)
@@ -43,7 +43,7 @@ check=0
 [ "${1:-}" = --check ] && check=1
 
 spec=include/netlink/specs/rocectl.yaml
-outputs="include/uapi/linux/rocectl.h kernel/netlink/netlink_gen.h kernel/netlink/netlink_gen.c user/nl_spec.h tests/tools/nlfuzz_spec.h"
+outputs="include/uapi/linux/rocectl.h kernel/netlink/netlink_gen.h kernel/netlink/netlink_gen.c user/lib/nl_spec.h tests/tools/nlfuzz_spec.h"
 kernel_license='((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause)'
 license=$(sed -n '1s/^# SPDX-License-Identifier: //p' "$top/$spec")
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """The tool's attribute tables, from the netlink spec: for every attribute
-set, each attribute's libmnl type (what user/attrs.c validates a reply's
-attributes against) and its name in the spec (what user/nl.c says when the
+set, each attribute's libmnl type (what user/lib/attrs.c validates a reply's
+attributes against) and its name in the spec (what user/lib/nl.c says when the
 kernel points at one). Read with the kernel's own spec library (ynl's lib,
 tests/ynl.sh), so that numbering follows the spec's rules exactly.
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The printing of a storm's blast radius (user/watchdog.c) and of a QP's
- * priority (user/qp_fields.c), from messages built as the module builds
+ * The printing of a storm's blast radius (user/watchdog/watchdog.c) and of a QP's
+ * priority (user/qp/qp_fields.c), from messages built as the module builds
  * them: text and JSON, a sent-pause storm's likely slow receivers, and a
  * truncated process nest skipped without reading past it.
  */

@@ -3,9 +3,9 @@
 #define FOLLOW_BUDGET_TEST_H
 
 /*
- * The tests of follow's order of service (user/follow_rank.c), of the
+ * The tests of follow's order of service (user/qp/follow_rank.c), of the
  * state file's waiting and history lines (follow_fold) and of a hardware
- * QP's congestion counts (user/qp_hw_cong.c); returns the failures.
+ * QP's congestion counts (user/qp/qp_hw_cong.c); returns the failures.
  */
 int follow_budget_tests(void);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of rocectl qp counters (user/rdma_stat.c, the RDMA core's side,
- * and user/qp_counters.c, the printing), without a socket:
+ * Unit tests of rocectl qp counters (user/lib/rdma_stat.c, the RDMA core's side,
+ * and user/qp/qp_counters.c, the printing), without a socket:
  * the requests bind, unbind and the dump send, read back attribute by
  * attribute with libmnl; a STAT_GET reply as nldev.c builds it, written
  * here byte by byte (nests, padding, the u64 values), parsed; the join of a

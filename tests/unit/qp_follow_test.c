@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of rocectl qp counters follow (user/qp_follow.c): the
+ * Unit tests of rocectl qp counters follow (user/qp/qp_follow.c): the
  * policies -- what each word sets, and every malformed policy refused with
  * the sentence that says why (written to stderr, captured here) -- and the
  * state file: which bound counters qp stats and qp counters show mark as

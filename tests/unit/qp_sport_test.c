@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * user/qp_sport.c: the hardware's ports read from an RDMA netlink reply of
+ * user/qp/qp_sport.c: the hardware's ports read from an RDMA netlink reply of
  * raw QP contexts (RDMA_NLDEV_ATTR_RES_QP, its entries, RES_RAW: entries
  * carry no QPN of their own, the context does), and each QP's port from
  * its best source -- the hardware's, the wire's, the rule's, the rule's

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * user/workload.c against the cgroup paths the kubelet's two drivers and
+ * user/qp/workload.c against the cgroup paths the kubelet's two drivers and
  * the runtimes make (the forms as they appear in /proc/PID/cgroup on a
  * node: systemd's slices with the UID's dashes as underscores, cgroupfs'
  * plain directories), and paths that are no pod's.
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "../../user/workload.h"
+#include "../../user/qp/workload.h"
 #include "workload_test.h"
 
 #define ID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"

@@ -3,7 +3,7 @@
 #define ROCECTL_WORKLOAD_TEST_H
 
 /*
- * A cgroup path to its container and pod (user/workload.c), for each
+ * A cgroup path to its container and pod (user/qp/workload.c), for each
  * form a kubelet node or a plain container host writes, and a pod's UID
  * to its name through a kubelet log directory made for the test.
  */

@@ -71,7 +71,7 @@ FIELDS = {
         'time_stamp_high', 'time_stamp_low', 'accumulators_period',
         'np_ecn_marked_roce_packets_high', 'np_ecn_marked_roce_packets_low',
         'np_cnp_sent_high', 'np_cnp_sent_low'],
-    # mlx5's raw QP context (user/mlx5_raw.h): the resource dump's segments
+    # mlx5's raw QP context (user/qp/mlx5_raw.h): the resource dump's segments
     # and, in the QUERY_QP output they carry, the path's UDP source port.
     'resource_dump_segment_header': ['length_dw', 'segment_type'],
     'resource_dump_info_segment': ['segment_header', 'dump_version'],

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * user/mlx5_raw.c, the UDP source port in mlx5's raw QP context: its
+ * user/qp/mlx5_raw.c, the UDP source port in mlx5's raw QP context: its
  * offsets against linux/mlx5/mlx5_ifc.h as ifc_layout.py parsed it, and
  * its parse of dumps written here at those offsets, segment by segment.
  */
 #include <string.h>
 
-#include "../../../user/mlx5_raw.h"
+#include "../../../user/qp/mlx5_raw.h"
 #define ROCECTL_MLX5_TEST_INTERNAL
 #include "mlx5_test.h"
 
@@ -39,7 +39,7 @@ static void offsets(struct mlx5_t *t)
 		if (o[i].ours != o[i].ifc || o[i].ours_w != o[i].ifc_w)
 			fail(t, "%s: bit %u (%u wide), mlx5_ifc.h has bit %u (%u wide)",
 			     o[i].name, o[i].ours, o[i].ours_w, o[i].ifc, o[i].ifc_w);
-	done(t, "raw QP context: user/mlx5_raw.h's offsets are mlx5_ifc.h's");
+	done(t, "raw QP context: user/qp/mlx5_raw.h's offsets are mlx5_ifc.h's");
 }
 
 /* A dump as the firmware lays it out: info, command, resource, terminate. */
