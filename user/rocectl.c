@@ -10,10 +10,10 @@
 #include <linux/rocectl.h>
 #include <rocectl_version.h>
 
-#include "errors.h"
-#include "output.h"
-#include "rocectl.h"
-#include "utils.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
 
 static void usage(FILE *f)
 {

@@ -12,11 +12,11 @@
 #include <libmnl/libmnl.h>
 #include <linux/rocectl.h>
 
-#include "attrs.h"
-#include "output.h"
-#include "qp_fields.h"
-#include "watchdog.h"
 #include "blast_print_test.h"
+#include "lib/attrs.h"
+#include "lib/output.h"
+#include "qp/qp_fields.h"
+#include "watchdog/watchdog.h"
 
 static void (*rep)(const char *name, int ok, const char *got, const char *want);
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "check/check.h"
 #include "check_ecmp_test.h"
 
 static struct ecmp_qp qp(const char *ipv4, unsigned int sport, unsigned int rule, bool wire,

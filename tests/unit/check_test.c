@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "check/check.h"
 #include "check_test.h"
-#include "output.h"
+#include "lib/output.h"
 
 static char *buf;
 

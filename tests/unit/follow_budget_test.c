@@ -16,10 +16,10 @@
 #include <sys/prctl.h>
 
 #include "follow_budget_test.h"
-#include "follow_rank.h"
-#include "qp_follow.h"
-#include "qp_hw_cong.h"
-#include "rdma_stat.h"
+#include "lib/rdma_stat.h"
+#include "qp/follow_rank.h"
+#include "qp/qp_follow.h"
+#include "qp/qp_hw_cong.h"
 
 static int failed;
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metrics_sums.h"
+#include "exporter/metrics_sums.h"
 #include "metrics_sums_test.h"
 
 static void (*rep)(const char *, int, const char *, const char *);

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metrics_workloads.h"
+#include "exporter/metrics_workloads.h"
 #include "metrics_workloads_test.h"
 
 static struct retired R(const char *comm, uint64_t cgroup, bool other, uint64_t tx)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "prom.h"
+#include "exporter/prom.h"
 #include "prom_test.h"
 
 static void eq(void (*report)(const char *, int, const char *, const char *),

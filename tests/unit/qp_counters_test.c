@@ -16,11 +16,11 @@
 #include <libmnl/libmnl.h>
 #include <rdma/rdma_netlink.h>
 
-#include "nl.h"
-#include "output.h"
-#include "qp_counters.h"
+#include "lib/nl.h"
+#include "lib/output.h"
+#include "lib/rdma_stat.h"
+#include "qp/qp_counters.h"
 #include "qp_counters_test.h"
-#include "rdma_stat.h"
 
 static int failed;
 

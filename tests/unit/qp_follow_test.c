@@ -12,10 +12,10 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 
-#include "qp_follow.h"
+#include "lib/rdma_stat.h"
+#include "lib/rocectl.h"
+#include "qp/qp_follow.h"
 #include "qp_follow_test.h"
-#include "rdma_stat.h"
-#include "rocectl.h"
 
 static int failed;
 

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <rdma/rdma_netlink.h>
 
-#include "mlx5_raw.h"
-#include "qp_sport.h"
+#include "qp/mlx5_raw.h"
+#include "qp/qp_sport.h"
 #include "qp_sport_test.h"
 
 typedef void (*report_fn)(const char *, int, const char *, const char *);

@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "conf.h"
-#include "errors.h"
-#include "output.h"
-#include "qp_follow.h"
-#include "rocectl.h"
-#include "utils.h"
+#include "check/check.h"
+#include "lib/conf.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
+#include "qp/qp_follow.h"
 
 struct apply_count {
 	unsigned int applied, failed, skipped;

@@ -17,12 +17,12 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "attrs.h"
 #include "check.h"
-#include "conf.h"
-#include "errors.h"
-#include "output.h"
-#include "utils.h"
+#include "lib/attrs.h"
+#include "lib/conf.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/utils.h"
 
 bool check_qp_live_on(const struct nlattr *const *tb, uint32_t port)
 {

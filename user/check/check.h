@@ -13,7 +13,7 @@
 #include <linux/rocectl.h>
 
 #include "dcb.h"
-#include "rocectl.h"
+#include "lib/rocectl.h"
 
 /* In rising order of weight: the result of a check is its worst part's. */
 enum check_result { CHECK_SKIP, CHECK_PASS, CHECK_WARN, CHECK_FAIL };

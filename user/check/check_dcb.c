@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "attrs.h"
 #include "check.h"
+#include "lib/attrs.h"
 #include "netdev.h"
 
 /* --- 2. pfc ------------------------------------------------------------------- */

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "dev.h"
+#include "dev/dev.h"
+#include "lib/utils.h"
 #include "netdev.h"
-#include "utils.h"
 
 #define IB_PORT_ACTIVE		4
 

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attrs.h"
 #include "check.h"
-#include "qp_fields.h"
-#include "qp_sport.h"
-#include "utils.h"
+#include "lib/attrs.h"
+#include "lib/utils.h"
+#include "qp/qp_fields.h"
+#include "qp/qp_sport.h"
 
 /* A process with this many QPs or more ... */
 #define ECMP_MANY_QPS		8

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "output.h"
+#include "lib/output.h"
 
 static const char *const result_names[] = { "SKIP", "PASS", "WARN", "FAIL" };
 

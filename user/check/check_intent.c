@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "conf.h"
-#include "errors.h"
-#include "utils.h"
+#include "lib/conf.h"
+#include "lib/errors.h"
+#include "lib/utils.h"
 
 static int parse_num(struct rocectl *rc, const char *what, uint32_t min, uint32_t max,
 		     const char *unit, uint32_t *out)

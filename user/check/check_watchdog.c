@@ -8,8 +8,8 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "attrs.h"
 #include "check.h"
+#include "lib/attrs.h"
 #include "netdev.h"
 
 /* --- 6. watchdog -------------------------------------------------------------- */

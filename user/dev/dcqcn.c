@@ -12,12 +12,12 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "attrs.h"
 #include "dcqcn.h"
-#include "errors.h"
-#include "output.h"
-#include "rocectl.h"
-#include "utils.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
 
 /* Names RoCE operators use, for the backend's (mlx5_ib's cc_params). */
 static const struct {

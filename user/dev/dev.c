@@ -6,13 +6,13 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "errors.h"
-#include "attrs.h"
 #include "dcqcn.h"
 #include "dev.h"
-#include "output.h"
-#include "rocectl.h"
-#include "utils.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
 
 static const char *const port_states[] = {
 	"NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER",

@@ -13,14 +13,14 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "attrs.h"
 #include "dcqcn.h"
-#include "errors.h"
-#include "output.h"
-#include "qp_fields.h"
-#include "rdma_stat.h"
-#include "rocectl.h"
-#include "utils.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rdma_stat.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
+#include "qp/qp_fields.h"
 
 #define STAT_FIRST ROCECTL_A_QP_STAT_TX_PACKETS
 #define NSTATS QP_NSTATS

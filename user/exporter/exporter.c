@@ -25,11 +25,11 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include "errors.h"
+#include "lib/errors.h"
+#include "lib/optional_libs.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
 #include "metrics.h"
-#include "optional_libs.h"
-#include "rocectl.h"
-#include "utils.h"
 
 #define LISTEN_DEFAULT		"127.0.0.1:9798"
 #define TEXTFILE_NAME		"rocectl.prom"

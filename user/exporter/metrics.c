@@ -18,16 +18,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "attrs.h"
-#include "errors.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
 #include "metrics.h"
 #include "metrics_read.h"
 #include "metrics_sums.h"
 #include "metrics_workloads.h"
-#include "qp_fields.h"
-#include "qp_hw_cong.h"
-#include "watchdog.h"
-#include "workload.h"
+#include "qp/qp_fields.h"
+#include "qp/qp_hw_cong.h"
+#include "qp/workload.h"
+#include "watchdog/watchdog.h"
 
 #define L(n, v) { .name = (n), .value = (v) }
 

@@ -10,16 +10,16 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "attrs.h"
-#include "dcqcn.h"
-#include "errors.h"
+#include "dev/dcqcn.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
+#include "lib/rdma_stat.h"
+#include "lib/utils.h"
 #include "metrics_read.h"
-#include "qp_follow.h"
-#include "qp_hw_cong.h"
-#include "qp_sport.h"
-#include "rdma_stat.h"
-#include "utils.h"
-#include "watchdog.h"
+#include "qp/qp_follow.h"
+#include "qp/qp_hw_cong.h"
+#include "qp/qp_sport.h"
+#include "watchdog/watchdog.h"
 
 static void kv_add(struct kvs *l, const char *name, uint64_t v)
 {

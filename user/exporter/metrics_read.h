@@ -14,8 +14,8 @@
 #include <net/if.h>
 #include <linux/rocectl.h>
 
-#include "nl.h"
-#include "qp_fields.h"
+#include "lib/nl.h"
+#include "qp/qp_fields.h"
 
 struct kv {
 	char name[64];

@@ -16,9 +16,9 @@
 #include <linux/genetlink.h>
 #include <linux/rocectl.h>
 
-#include "attrs.h"
 #include "journal.h"
-#include "optional_libs.h"
+#include "lib/attrs.h"
+#include "lib/optional_libs.h"
 
 #define MAX_FIELDS	12
 

@@ -8,16 +8,16 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
-#include "attrs.h"
-#include "dev.h"
-#include "errors.h"
+#include "dev/dev.h"
 #include "journal.h"
-#include "optional_libs.h"
-#include "output.h"
-#include "qp_fields.h"
-#include "rocectl.h"
-#include "utils.h"
-#include "watchdog.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
+#include "lib/optional_libs.h"
+#include "lib/output.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
+#include "qp/qp_fields.h"
+#include "watchdog/watchdog.h"
 
 #define JOURNAL_SOCKET	"/run/systemd/journal/socket"
 

@@ -2,9 +2,9 @@
 /* qp counters follow's order of service (see follow_rank.h). */
 #include <string.h>
 
-#include "attrs.h"
 #include "follow_rank.h"
-#include "rdma_stat.h"
+#include "lib/attrs.h"
+#include "lib/rdma_stat.h"
 
 int follow_rank_cmp(const struct follow_rank *a, const struct follow_rank *b)
 {

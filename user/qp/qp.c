@@ -15,17 +15,17 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
-#include "attrs.h"
-#include "errors.h"
-#include "output.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
 #include "qp_counters.h"
 #include "qp_errors.h"
 #include "qp_fields.h"
-#include "workload.h"
 #include "qp_hw_cong.h"
 #include "qp_sport.h"
-#include "rocectl.h"
-#include "utils.h"
+#include "workload.h"
 
 static int parse_name(const char *word, const char *const *names, size_t n,
 		      unsigned int *v)

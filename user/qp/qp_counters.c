@@ -15,17 +15,17 @@
 #include <unistd.h>
 #include <rdma/rdma_netlink.h>
 
-#include "attrs.h"
-#include "errors.h"
-#include "output.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rdma_stat.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
 #include "qp_counters.h"
 #include "qp_fields.h"
 #include "qp_follow.h"
 #include "qp_hw_cong.h"
 #include "qp_optional.h"
-#include "rdma_stat.h"
-#include "rocectl.h"
-#include "utils.h"
 
 #define QPC_SOURCE "driver"	/* the driver counts them, in hardware */
 #define QPN_MAX 0xffffff	/* QPNs are 24 bits */

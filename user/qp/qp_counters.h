@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rdma_stat.h"
+#include "lib/rdma_stat.h"
 
 struct rocectl;
 

@@ -8,13 +8,13 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "attrs.h"
-#include "errors.h"
-#include "output.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
 #include "qp_errors.h"
 #include "qp_fields.h"
-#include "rocectl.h"
-#include "utils.h"
 
 static int qp_errors_cb(const struct nlmsghdr *nlh, void *data)
 {

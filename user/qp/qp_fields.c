@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "attrs.h"
-#include "output.h"
+#include "lib/attrs.h"
+#include "lib/output.h"
 #include "qp_fields.h"
 #include "qp_sport.h"
 #include "workload.h"
@@ -138,7 +138,7 @@ const char *qp_prio_source_name(unsigned int source)
 /* The priority the QP's traffic maps to on its netdev now, and whence. */
 /*
  * Whose job the QP is: its creator's cgroup, and the container and pod
- * the cgroup's path names (user/workload.c). Nothing for the root cgroup.
+ * the cgroup's path names (workload.c). Nothing for the root cgroup.
  */
 void qp_print_workload(uint64_t id)
 {

@@ -39,17 +39,17 @@
 #include <linux/genetlink.h>
 #include <rdma/rdma_netlink.h>
 
-#include "attrs.h"
-#include "conf.h"
-#include "errors.h"
 #include "follow_rank.h"
-#include "output.h"
+#include "lib/attrs.h"
+#include "lib/conf.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rdma_stat.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
 #include "qp_fields.h"
 #include "qp_follow.h"
 #include "qp_hw_cong.h"
-#include "rdma_stat.h"
-#include "rocectl.h"
-#include "utils.h"
 
 #define FOLLOW_RETRY_MS	2000
 /* A port that showed congestion or retransmissions counts as busy this long. */

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "nl.h"
-#include "output.h"
+#include "lib/nl.h"
+#include "lib/output.h"
+#include "lib/rdma_stat.h"
+#include "lib/utils.h"
 #include "qp_hw_cong.h"
-#include "rdma_stat.h"
-#include "utils.h"
 
 const struct qp_hw_cong_name qp_hw_cong_names[QP_HW_CONG_N] = {
 	{ "cc_rx_ce_pkts", ROCECTL_A_QP_STAT_RX_ECN_CE },

@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "output.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rdma_stat.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
 #include "qp_optional.h"
-#include "rdma_stat.h"
-#include "rocectl.h"
-#include "utils.h"
 
 /* The port's optional counters: an exit code, the error said. */
 static int port_status(struct nl *rdma, const struct rdma_dev *d, uint32_t port,

@@ -5,11 +5,11 @@
 #include <string.h>
 #include <rdma/rdma_netlink.h>
 
-#include "attrs.h"
-#include "errors.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
+#include "lib/utils.h"
 #include "mlx5_raw.h"
 #include "qp_sport.h"
-#include "utils.h"
 
 /* --- the hardware's: mlx5's raw QP contexts ------------------------------------ */
 

@@ -16,7 +16,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/rocectl.h>
 
-#include "nl.h"
+#include "lib/nl.h"
 
 /* One QP's port in its hardware context. */
 struct qp_sport_hw_qp {

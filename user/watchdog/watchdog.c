@@ -11,12 +11,12 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
-#include "errors.h"
-#include "attrs.h"
-#include "output.h"
-#include "qp_fields.h"
-#include "rocectl.h"
-#include "utils.h"
+#include "lib/attrs.h"
+#include "lib/errors.h"
+#include "lib/output.h"
+#include "lib/rocectl.h"
+#include "lib/utils.h"
+#include "qp/qp_fields.h"
 #include "watchdog.h"
 
 static const char *const actions[] = { "alert", "forward" };
