@@ -24,15 +24,6 @@
 #include "lib/output.h"
 #include "lib/utils.h"
 
-bool check_qp_live_on(const struct nlattr *const *tb, uint32_t port)
-{
-	unsigned int state = tb[ROCECTL_A_QP_STATE] ? mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE]) : 0;
-
-	if (state < ROCECTL_QPS_RTR || state > ROCECTL_QPS_SQE)
-		return false;
-	return !tb[ROCECTL_A_QP_PORT] || mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]) == port;
-}
-
 /* --- the ports ---------------------------------------------------------------- */
 
 static int add_port(struct check_ctx *c, const struct check_port *p)

@@ -94,12 +94,6 @@ void finding_add(struct finding *f, enum check_result r, const char *fix,
 void check_append(char *buf, size_t len, const char *sep, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/*
- * Whether a QP of the module's dump (its attributes tb) is alive -- ready
- * to receive or send: RTR, RTS, SQD, SQE -- on port (or names no port).
- */
-bool check_qp_live_on(const struct nlattr *const *tb, uint32_t port);
-
 /* "3" or "3,4" or "none": the priorities of a mask, in buf. */
 const char *check_prio_list(uint8_t mask, char *buf, size_t len);
 
@@ -182,5 +176,8 @@ struct ecmp_qp {
  * QPs over a handful; else PASS with the count of distinct ports. Reorders q.
  */
 void check_ecmp_judge(struct ecmp_qp *q, size_t n, const char *where, struct finding *f);
+
+/* rocectl check: the object's handler. */
+int cmd_check(struct rocectl *rc);
 
 #endif

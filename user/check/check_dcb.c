@@ -11,6 +11,7 @@
 #include "check.h"
 #include "lib/attrs.h"
 #include "netdev.h"
+#include "qp/qp_fields.h"
 
 /* --- 2. pfc ------------------------------------------------------------------- */
 
@@ -106,7 +107,7 @@ static int qps_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM] || !tb[ROCECTL_A_QP_TCLASS])
 		return MNL_CB_OK;
-	if (!check_qp_live_on(tb, s->p->port))
+	if (!qp_live_on(tb, s->p->port))
 		return MNL_CB_OK;
 	dscp = mnl_attr_get_u8(tb[ROCECTL_A_QP_TCLASS]) >> 2;
 	pid = tb[ROCECTL_A_QP_PID] ? mnl_attr_get_u32(tb[ROCECTL_A_QP_PID]) : 0;

@@ -53,7 +53,7 @@ static int ecmp_qps_cb(const struct nlmsghdr *nlh, void *data)
 	    !connected(mnl_attr_get_u8(tb[ROCECTL_A_QP_TYPE])) ||
 	    (!tb[ROCECTL_A_QP_SPORT_WIRE] && !tb[ROCECTL_A_QP_SPORT_RULE]))
 		return MNL_CB_OK;
-	if (!check_qp_live_on(tb, s->p->port))
+	if (!qp_live_on(tb, s->p->port))
 		return MNL_CB_OK;
 	if (!grow_array((void **)&s->q, s->n, sizeof(*s->q))) {
 		s->oom = true;

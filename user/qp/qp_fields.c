@@ -68,6 +68,15 @@ const char *qp_state_name(unsigned int state)
 	return name_of(qp_state_names, ARRAY_SIZE(qp_state_names), state);
 }
 
+bool qp_live_on(const struct nlattr *const *tb, uint32_t port)
+{
+	unsigned int state = tb[ROCECTL_A_QP_STATE] ? mnl_attr_get_u8(tb[ROCECTL_A_QP_STATE]) : 0;
+
+	if (state < ROCECTL_QPS_RTR || state > ROCECTL_QPS_SQE)
+		return false;
+	return !tb[ROCECTL_A_QP_PORT] || mnl_attr_get_u32(tb[ROCECTL_A_QP_PORT]) == port;
+}
+
 void qp_format_gid(const unsigned char *gid, char *buf, size_t len)
 {
 	static const unsigned char v4_prefix[12] = {

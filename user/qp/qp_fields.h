@@ -48,6 +48,11 @@ extern const char *const qp_stat_names[ROCECTL_A_QP_STAT_MAX + 1];
 
 const char *qp_type_name(unsigned int type);
 const char *qp_state_name(unsigned int state);
+/*
+ * Whether a QP of the module's dump (its attributes tb) is alive -- ready
+ * to receive or send: RTR, RTS, SQD, SQE -- on port (or names no port).
+ */
+bool qp_live_on(const struct nlattr *const *tb, uint32_t port);
 const char *qp_prio_source_name(unsigned int source);
 /* A GID as an address: IPv4 for IPv4-mapped GIDs, IPv6 otherwise. */
 void qp_format_gid(const unsigned char *gid, char *buf, size_t len);
