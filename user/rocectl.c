@@ -10,10 +10,18 @@
 #include <linux/rocectl.h>
 #include <rocectl_version.h>
 
+#include "apply/apply.h"
+#include "check/check.h"
+#include "dev/dcqcn.h"
+#include "dev/dev.h"
+#include "exporter/exporter.h"
 #include "lib/errors.h"
 #include "lib/output.h"
 #include "lib/rocectl.h"
 #include "lib/utils.h"
+#include "monitor/monitor.h"
+#include "qp/qp.h"
+#include "watchdog/watchdog.h"
 
 static void usage(FILE *f)
 {
@@ -85,16 +93,6 @@ static const struct cmd objects[] = {
 	{ NULL, NULL },
 };
 
-const struct cmd *rocectl_object(const char *word)
-{
-	const struct cmd *c;
-
-	for (c = objects; c->name; c++)
-		if (matches(word, c->name))
-			return c;
-	return NULL;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -105,7 +103,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct rocectl rc = { .json = false };
+	struct rocectl rc = { .objects = objects };
 	const struct cmd *c;
 	const char *object;
 	int opt, ret;
@@ -144,7 +142,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	c = rocectl_object(object);
+	c = cmd_find(objects, object);
 	if (c) {
 		ret = c->fn(&rc);
 	} else {

@@ -14,13 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply.h"
 #include "check/check.h"
+#include "dev/dcqcn.h"
 #include "lib/conf.h"
 #include "lib/errors.h"
 #include "lib/output.h"
 #include "lib/rocectl.h"
 #include "lib/utils.h"
 #include "qp/qp_follow.h"
+#include "watchdog/watchdog.h"
 
 struct apply_count {
 	unsigned int applied, failed, skipped;
@@ -49,7 +52,7 @@ static const char *line_dev(int n, char **words)
 
 static int run_line(struct rocectl *rc, int n, char **words)
 {
-	const struct cmd *obj = n ? rocectl_object(words[0]) : NULL;
+	const struct cmd *obj = n ? cmd_find(rc->objects, words[0]) : NULL;
 	int saved_argc = rc->argc, ret;
 	char **saved_argv = rc->argv;
 

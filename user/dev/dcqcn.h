@@ -10,6 +10,10 @@
 
 struct rocectl;
 
+/* rocectl dcqcn: the object's handler; whether a verb (or its prefix) configures. */
+int cmd_dcqcn(struct rocectl *rc);
+bool dcqcn_changes_config(const char *verb);
+
 /*
  * Print, inside the current object, an RDMA port's DCQCN parameters and
  * enables (params) or its congestion counters (stats, as an object of

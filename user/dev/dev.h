@@ -14,6 +14,12 @@ int dev_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
 void dev_print_fields(const struct nlmsghdr *nlh, const struct nlattr **tb,
 		      bool details);
 
+struct rocectl;
+
+/* rocectl dev: the object's handler; dev stats, its counters. */
+int cmd_dev(struct rocectl *rc);
+int dev_stats(struct rocectl *rc);
+
 /* Value names as rdma(8) prints them. */
 const char *dev_port_state_name(unsigned int state);
 const char *dev_port_phys_state_name(unsigned int state);

@@ -14,6 +14,7 @@
 #include <linux/genetlink.h>
 
 #include "dcqcn.h"
+#include "dev.h"
 #include "lib/attrs.h"
 #include "lib/errors.h"
 #include "lib/output.h"

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
+#include "exporter.h"
 #include "lib/errors.h"
 #include "lib/optional_libs.h"
 #include "lib/rocectl.h"

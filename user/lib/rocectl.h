@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The tool's shared state and object entry points; exit codes in errors.h. */
+/*
+ * The tool's shared state, handed to every object's handler; exit codes in
+ * errors.h. Each object declares its handler in its own folder's header.
+ */
 #ifndef ROCECTL_TOOL_H
 #define ROCECTL_TOOL_H
 
@@ -8,6 +11,8 @@
 #include "errors.h"
 #include "nl.h"
 
+struct cmd;
+
 struct rocectl {
 	int argc;
 	char **argv;
@@ -15,26 +20,8 @@ struct rocectl {
 	bool pretty;
 	bool details;
 	struct nl nl;
+	/* The tool's objects, main's table: what a policy line may name. */
+	const struct cmd *objects;
 };
-
-struct cmd;
-
-/* The object a (prefix of a) word names, or NULL. */
-const struct cmd *rocectl_object(const char *word);
-
-/* The object handlers: each consumes rc->argv and returns an exit code. */
-int cmd_apply(struct rocectl *rc);
-int cmd_check(struct rocectl *rc);
-int cmd_exporter(struct rocectl *rc);
-int cmd_dcqcn(struct rocectl *rc);
-int cmd_dev(struct rocectl *rc);
-int cmd_monitor(struct rocectl *rc);
-int cmd_qp(struct rocectl *rc);
-int cmd_watchdog(struct rocectl *rc);
-int dev_stats(struct rocectl *rc);
-
-/* Whether a watchdog verb (or its prefix) changes configuration. */
-bool wd_changes_config(const char *verb);
-bool dcqcn_changes_config(const char *verb);
 
 #endif

@@ -113,6 +113,16 @@ int args_done(const struct rocectl *rc)
 	return EXIT_USAGE;
 }
 
+const struct cmd *cmd_find(const struct cmd *cmds, const char *word)
+{
+	const struct cmd *c;
+
+	for (c = cmds; c->name; c++)
+		if (matches(word, c->name))
+			return c;
+	return NULL;
+}
+
 int dispatch(struct rocectl *rc, const char *object, const struct cmd *cmds)
 {
 	const char *word = arg_peek(rc);
@@ -120,11 +130,10 @@ int dispatch(struct rocectl *rc, const char *object, const struct cmd *cmds)
 
 	if (!word)
 		return cmds[0].fn(rc);
-	for (c = cmds; c->name; c++) {
-		if (matches(word, c->name)) {
-			arg_next(rc);
-			return c->fn(rc);
-		}
+	c = cmd_find(cmds, word);
+	if (c) {
+		arg_next(rc);
+		return c->fn(rc);
 	}
 	pr_err("Error: unknown %s command \"%s\": try \"rocectl %s help\".\n",
 		object, word, object);

@@ -70,6 +70,9 @@ struct cmd {
 	int (*fn)(struct rocectl *rc);
 };
 
+/* The entry of cmds that a (prefix of a) word names, the first such, or NULL. */
+const struct cmd *cmd_find(const struct cmd *cmds, const char *word);
+
 /*
  * Run the command the next argument names (the first entry without one),
  * or complain in terms of the object.

@@ -16,6 +16,7 @@
 #include "lib/output.h"
 #include "lib/rocectl.h"
 #include "lib/utils.h"
+#include "monitor.h"
 #include "qp/qp_fields.h"
 #include "watchdog/watchdog.h"
 

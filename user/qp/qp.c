@@ -20,6 +20,7 @@
 #include "lib/output.h"
 #include "lib/rocectl.h"
 #include "lib/utils.h"
+#include "qp.h"
 #include "qp_counters.h"
 #include "qp_errors.h"
 #include "qp_fields.h"

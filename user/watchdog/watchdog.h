@@ -6,6 +6,12 @@
 #include <stdbool.h>
 #include <libmnl/libmnl.h>
 
+struct rocectl;
+
+/* rocectl watchdog: the object's handler; whether a verb (or its prefix) configures. */
+int cmd_watchdog(struct rocectl *rc);
+bool wd_changes_config(const char *verb);
+
 /* One watch (show/stats) or one event (monitor). */
 void wd_print_fields(const struct nlmsghdr *nlh, const struct nlattr **tb,
 		     bool stats);
