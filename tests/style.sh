@@ -9,7 +9,7 @@ cd "$ROOT"
 . tests/kver.sh
 # shellcheck source=tests/results.sh
 . tests/results.sh
-plan 6	# checkpatch, sparse, the bottom-half lock gate, kernel/'s graph, the tool's -Werror build, the generated netlink files
+plan 7	# checkpatch, sparse, the bottom-half lock gate, kernel/'s graph, user/'s graph, the tool's -Werror build, the generated netlink files
 cache=${ROCECTL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rocectl}
 status=0
 
@@ -83,8 +83,13 @@ result "no bottom-half lock in the module (probe handlers run with interrupts of
 
 # Calls run one way (kernel/README, Structure): no file of kernel/ calls
 # or includes, through any chain, one that reaches back to it.
-out=$(python3 tests/kernel_graph.py 2>&1)
+out=$(python3 tests/call_graph.py kernel 2>&1)
 result "kernel/'s include and call graph has no loop between files" $? \
+	"$(echo "$out" | cut -c 1-400 | head -n 3 | tr '\n' '|')"
+
+# The same for the tool (user/README), and between its folders too.
+out=$(python3 tests/call_graph.py user --folders 2>&1)
+result "user/'s include and call graph has no loop between files or folders" $? \
 	"$(echo "$out" | cut -c 1-400 | head -n 3 | tr '\n' '|')"
 
 out=$(make -s -C user clean && make -s -j"$(nproc)" -C user CFLAGS="-O2 -g" 2>&1)
