@@ -9,7 +9,7 @@ cd "$ROOT"
 . tests/kver.sh
 # shellcheck source=tests/results.sh
 . tests/results.sh
-plan 7	# checkpatch, sparse, the bottom-half lock gate, kernel/'s graph, user/'s graph, the tool's -Werror build, the generated netlink files
+plan 8	# checkpatch, sparse, the bottom-half lock gate, kernel/'s graph, user/'s graph, the tool's -Werror build, the generated netlink files, the README's length
 cache=${ROCECTL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rocectl}
 status=0
 
@@ -101,4 +101,10 @@ result "the tool builds with -Wall -Wextra -Werror" $? "$(echo "$out" | tail -n 
 out=$(include/netlink/generate.sh --check 2>&1)
 result "the files generated from include/netlink/specs/rocectl.yaml are what it generates" \
 	$? "$(echo "$out" | head -n 8 | tr '\n' '|')"
+
+# The README is the operator's document, read in one sitting: the reference
+# goes to the man pages, lane internals and run logs to tests/README.
+lines=$(wc -l < README)
+[ "$lines" -le 250 ]
+result "the README is at most 250 lines" $? "$lines lines: move details to the man pages or tests/README"
 exit $status
