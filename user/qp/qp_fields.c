@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/attrs.h"
@@ -137,8 +138,9 @@ const char *qp_prio_source_name(unsigned int source)
 
 /* The priority the QP's traffic maps to on its netdev now, and whence. */
 /*
- * Whose job the QP is: its creator's cgroup, and the container and pod
- * the cgroup's path names (workload.c). Nothing for the root cgroup.
+ * Whose job the QP is: its creator's cgroup, and the container, pod or
+ * Slurm job the cgroup's path names (workload.c). Nothing for the root
+ * cgroup.
  */
 void qp_print_workload(uint64_t id)
 {
@@ -165,6 +167,12 @@ void qp_print_workload(uint64_t id)
 			out_str("pod_name_missing", NULL, v.why);
 			out_text("pod-uid %s (%s) ", v.w.pod_uid, v.why);
 		}
+	}
+	/* A Slurm job's: its id, and the step where the path names one. */
+	if (v.w.job[0]) {
+		out_uint("job", "job %" PRIu64 " ", strtoull(v.w.job, NULL, 10));
+		if (v.w.step[0])
+			out_str("step", "step %s ", v.w.step);
 	}
 	if (v.w.container[0]) {
 		out_str("container", "container %.12s ", v.w.container);
