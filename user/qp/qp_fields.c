@@ -160,9 +160,9 @@ void qp_print_workload(uint64_t id)
 		out_str("pod_uid", NULL, v.w.pod_uid);
 		out_str("pod_qos", NULL, v.w.qos);
 		if (v.named) {
-			out_str("namespace", NULL, v.ns);
-			out_str("pod", NULL, v.pod);
-			out_text("pod %s/%s ", v.ns, v.pod);
+			/* Through out_str: the text escapes them as names. */
+			out_str("namespace", "pod %s/", v.ns);
+			out_str("pod", "%s ", v.pod);
 		} else {
 			out_str("pod_name_missing", NULL, v.why);
 			out_text("pod-uid %s (%s) ", v.w.pod_uid, v.why);
