@@ -17,10 +17,14 @@
 # (the id), the log directory's name (namespace and pod); qp show's fields
 # in text and JSON, its pod and namespace filters, a storm's blast radius,
 # the qp_create tracepoint. From inside a pod's network namespace the
-# tool says where rocectl answers. Then the exporter under pods' churn
-# past the module's bound of destroyed QPs' groups.
+# tool says where rocectl answers. A user's delegated subtree under
+# /user.slice imitating a live pod (its UID, in the kubelet's form and in
+# one directory with escaped '/'s) is no pod's; a Slurm job's tree as
+# slurmstepd makes it names its job and step, a look-alike under
+# /user.slice none. Then the exporter under pods' churn past the
+# module's bound of destroyed QPs' groups.
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 13
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 UA=3f2c1e9a-7b4d-4c1a-9e2f-0a1b2c3d4e5f
@@ -32,10 +36,22 @@ IC=$(printf 'c%.0s' {1..64})
 PA=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${UA//-/_}.slice/cri-containerd-$IA.scope
 PB=/kubepods/besteffort/pod$UB/$IB
 PC=/kubepods/pod$UC/$IC
+# A user's own subtree (systemd delegates user@UID.service to the user):
+# pod B's UID and a container id under it, once in the kubelet's form and
+# once in one directory whose name escapes the '/'s.
+IE=$(printf 'e%.0s' {1..64})
+UHOME=/user.slice/user-1000.slice/user@1000.service/app.slice
+PE1=$UHOME/kubepods/besteffort/pod$UB/$IE
+PE2=$UHOME/'evil\x2fkubepods\x2fbesteffort\x2fpod'$UB/$IE
+# slurmstepd's tree (its cgroup/v2 plugin): job_<id>/step_<step>/user/task_<n>
+# under its scope; the same tree in a user's subtree.
+PS=/system.slice/slurmstepd.scope/job_4242/step_0/user/task_0
+PL=$UHOME/slurmstepd.scope/job_4242/step_0/user/task_0
 
 kmsg_mark
 # The guest has neither: the kubelet's view is made here.
-kubepods_mount "$PA" "$PB" "$PC" || fail "cgroup2, /var/log, cgroups"
+kubepods_mount "$PA" "$PB" "$PC" "$PE1" "$PE2" "$PS" "$PL" || fail "cgroup2, /var/log, cgroups"
+chown -R 1000:1000 "$CG/user.slice/user-1000.slice/user@1000.service" || fail "the user's subtree"
 mkdir -p "/var/log/pods/team-a_trainer-0_$UA/trainer" "/var/log/pods/team-b_server-1_$UB/server" ||
 	fail "pod log directories"
 # Soft-RoCE over the simulated DCB NIC: DSCP 26 (tclass 104) is priority 3.
@@ -174,8 +190,33 @@ echo 0 > $TR/events/rocectl/qp_create/enable
 check_match "$(grep "qp_create: dev=rxe0 .*pid=$D " $TR/trace | head -n 1)" "comm=qptraffic kernel=0 devx=0 cgroup=$(stat -c %i "$CG$PB")$" "qp_create"
 log_test "the qp_create tracepoint carries the cgroup id"
 
-kill "$A" "$B" "$C" "$D" 2>/dev/null
-wait "$A" "$B" "$C" "$D" 2>/dev/null
+# --- rooted: a user's look-alike of a live pod, a Slurm job and its look-alike --------------
+hold E1 "$PE1" 1
+hold E2 "$PE2" 1
+workload='[.[] | [.cgroup, .pod_uid, .namespace, .pod, .container, .job]] | unique'
+for e in E1 E2; do
+	p=P$e pid=${!e}
+	check_eq "$(qps "$pid" | jq -c "$workload")" "$(jq -c -n --arg p "${!p}" '[[$p, null, null, null, null, null]]')" \
+		"$e: its path, no pod (pod B's UID), no container"
+	check_eq "$(rc qp show dev rxe0 pid "$pid" | grep -c -e ' pod ' -e ' pod-uid ' -e ' container ')" 0 "$e: text, no pod"
+done
+check_match "$(rc qp show dev rxe0 pid "$E1")" "cgroup $PE1 " "E1: text, its cgroup"
+check_eq "$(rc -j qp show pod server-1 | jq -c '[.[].pid] | unique')" "$(jq -c -n "[$B, $D] | unique")" \
+	"pod server-1: the QPs in its cgroup (B's, D's), not the look-alikes'"
+log_test "a user's subtree imitating live pod B (the kubelet's form, escaped '/'s) is no pod's: its path alone"
+
+hold S "$PS" 1
+hold L "$PL" 1
+check_eq "$(qps "$S" | jq -c '[.[] | [.cgroup, .job, .step, .pod_uid]] | unique')" "[[\"$PS\",4242,\"0\",null]]" \
+	"S: job 4242, step 0"
+check_match "$(rc qp show dev rxe0 pid "$S")" "cgroup $PS job 4242 step 0 " "S: text"
+check_eq "$(qps "$L" | jq -c '[.[] | [.cgroup, .job, .step]] | unique')" "[[\"$PL\",null,null]]" \
+	"L: slurmstepd.scope under /user.slice, no job"
+check_eq "$(rc qp show dev rxe0 pid "$L" | grep -c ' job ')" 0 "L: text, no job"
+log_test "a Slurm job's tree under slurmstepd's scope names its job and step; a look-alike under /user.slice none"
+
+kill "$A" "$B" "$C" "$D" "$E1" "$E2" "$S" "$L" 2>/dev/null
+wait "$A" "$B" "$C" "$D" "$E1" "$E2" "$S" "$L" 2>/dev/null
 busywait 10000 eval '[ "$(rc -j qp show dev rxe0 type RC | jq length)" = 0 ]' || fail "QPs left"
 
 # --- the exporter under churn: pods past the module's bound ---------------------------------------
@@ -262,7 +303,7 @@ log_test "exporter under churn past the module's bound: no pod's sum goes back, 
 module_unload || fail "unload"
 rxe_del rxe0; rxe_del rxe1
 rmmod simnic || fail "rmmod simnic"
-kubepods_unmount "$PA" "$PB" "$PC" "${PP[@]}"
+kubepods_unmount "$PA" "$PB" "$PC" "$PE1" "$PE2" "$PS" "$PL" "${PP[@]}"
 ip netns del pod-a; ip netns del pod-b
 kmsg_check
 rm -rf "$W"

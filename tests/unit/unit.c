@@ -133,9 +133,10 @@ static void test_json(void)
 		  "        \"n\": 18446744073709551615,\n        \"i\": -5,\n"
 		  "        \"b\": true,\n        \"a\": [\n            \"x\",\n"
 		  "            1\n        ],\n        \"o\": {}\n    }\n]\n");
+	/* Text escapes the string's control bytes (rocectl(8), OUTPUT). */
 	check_str("text: the same calls print text",
 		  capture(json_doc, NULL, 0, 0),
-		  "s a\"b\\c\n\t\x01 n 18446744073709551615 i -5 b true \n");
+		  "s a\"b\\c\\x0a\\x09\\x01 n 18446744073709551615 i -5 b true \n");
 }
 
 /* The writer's own number formatting and its runs between escapes. */
@@ -330,6 +331,71 @@ static void test_dev_malformed(void)
 		  capture(print_dev, &a, 0, 0), "1: \n");
 }
 
+/*
+ * Text escapes what a name or path holds that a terminal would obey (JSON
+ * escapes its own way): each case's bytes, and what text prints.
+ */
+static void test_text_escape(void)
+{
+	static const struct {
+		const char *name, *in, *want;
+	} cases[] = {
+		{ "printable ASCII as it is", "mlx5_0 /kubepods.slice", "mlx5_0 /kubepods.slice" },
+		{ "a backslash as it is (systemd's escapes read as they are)",
+		  "/system.slice/dev-disk-by\\x2duuid.swap", "/system.slice/dev-disk-by\\x2duuid.swap" },
+		{ "ESC and BEL of a terminal title sequence", "a\x1b]0;pwned\x07z", "a\\x1b]0;pwned\\x07z" },
+		{ "newline, tab, carriage return", "a\nb\tc\rd", "a\\x0ab\\x09c\\x0dd" },
+		{ "DEL", "a\x7f", "a\\x7f" },
+		{ "a raw byte", "a\xff", "a\\xff" },
+		{ "a stray continuation byte", "a\x80z", "a\\x80z" },
+		{ "a truncated sequence at the end", "a\xe8\xae", "a\\xe8\\xae" },
+		{ "an overlong '/'", "a\xc0\xafz", "a\\xc0\\xafz" },
+		{ "a C1 control (CSI) in UTF-8", "a\xc2\x9b" "2Jz", "a\\xc2\\x9b" "2Jz" },
+		{ "a surrogate", "a\xed\xa0\x80", "a\\xed\\xa0\\x80" },
+		{ "printable UTF-8 as it is", "caf\xc3\xa9 \xe8\xae\xad \xf0\x9f\x98\x80",
+		  "caf\xc3\xa9 \xe8\xae\xad \xf0\x9f\x98\x80" },
+		{ "the empty string", "", "" },
+	};
+	char name[160], *e;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		e = out_text_escape(cases[i].in);
+		snprintf(name, sizeof(name), "text escape: %s", cases[i].name);
+		check_str(name, e ? e : "(null)", cases[i].want);
+		free(e);
+	}
+}
+
+static void print_named(void *arg)
+{
+	out_open_object(NULL);
+	out_str("comm", "comm %-8s|", arg);
+	out_close_object();
+	out_nl();
+}
+
+/* A device whose name came from the kernel with bytes in it. */
+static void test_text_escape_printed(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	struct dev_arg a = { nlh, false };
+
+	g->cmd = ROCECTL_CMD_DEV_GET;
+	mnl_attr_put_u32(nlh, ROCECTL_A_DEV_INDEX, 1);
+	mnl_attr_put_strz(nlh, ROCECTL_A_DEV_NAME, "rxe\x1b[2J0");
+	check_str("text escape: a device name in dev show's text",
+		  capture(print_dev, &a, 0, 0), "1: rxe\\x1b[2J0: \n");
+	check_str("text escape: JSON unchanged, its own escape",
+		  capture(print_dev, &a, 1, 0), "[{\"ifindex\":1,\"ifname\":\"rxe\\u001b[2J0\"}]\n");
+	check_str("text escape: a field's width counts the escaped text",
+		  capture(print_named, "a\tb", 0, 0), "comm a\\x09b  |\n");
+	check_str("text escape: a plain value's width as before",
+		  capture(print_named, "ab", 0, 0), "comm ab      |\n");
+}
+
 struct err_arg {
 	int err;
 	const char *msg, *attr, *missing;
@@ -443,6 +509,8 @@ int main(void)
 	test_capture();
 	test_dev_print();
 	test_dev_malformed();
+	test_text_escape();
+	test_text_escape_printed();
 	test_qp_error_print();
 	test_errors();
 	test_dispatch();

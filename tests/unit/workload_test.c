@@ -3,7 +3,10 @@
  * user/qp/workload.c against the cgroup paths the kubelet's two drivers and
  * the runtimes make (the forms as they appear in /proc/PID/cgroup on a
  * node: systemd's slices with the UID's dashes as underscores, cgroupfs'
- * plain directories), and paths that are no pod's.
+ * plain directories), Slurm's cgroup/v2 plugin's job trees, and paths that
+ * are no pod's or job's: the same forms made where a user can make them
+ * (a delegated subtree, an escaped '/'), and the roots a policy file
+ * declares.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../../user/qp/workload.h"
+#include "../../user/qp/workload_conf.h"
 #include "workload_test.h"
 
 #define ID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -59,7 +63,210 @@ static const struct {
 	{ "an id that is no container's under a pod: the pod alone",
 	  "/kubepods/burstable/pod" UID "/not-a-container", "||" UID "|burstable" },
 	{ "not absolute: nothing", "kubepods/pod" UID "/" ID, NULL },
+	/* Rooted: the kubelet's cgroup at the top of the tree, nowhere else. */
+	{ "forged: kubepods/pod<UID>/<ID> in a user's delegated subtree is no pod",
+	  "/user.slice/user-1000.slice/user@1000.service/app.slice/kubepods/pod" UID "/" ID, NULL },
+	{ "forged: one component named evil\\x2fkubepods\\x2fpod<UID> is no pod",
+	  "/user.slice/user-1000.slice/user@1000.service/app.slice/evil\\x2fkubepods\\x2fpod" UID "/" ID, NULL },
+	{ "forged: an escaped '/' at the top does not split either",
+	  "/kubepods\\x2fburstable\\x2fpod" UID "/" ID, NULL },
+	{ "forged: a systemd pod slice under a user's kubepods.slice is no pod",
+	  "/user.slice/user-1000.slice/user@1000.service/kubepods.slice/kubepods-pod" UID_ ".slice/cri-containerd-" ID ".scope",
+	  NULL },
+	{ "a pod slice whose name is not its parent's: no pod",
+	  "/kubepods.slice/kubepods-burstable.slice/kubepods-besteffort-pod" UID_ ".slice/cri-containerd-" ID ".scope",
+	  NULL },
+	{ "a process in a container's own child cgroup: still the container",
+	  "/kubepods/burstable/pod" UID "/" ID "/init", "|" ID "|" UID "|burstable" },
+	{ "the kubelet's QoS cgroup alone: nothing", "/kubepods.slice/kubepods-burstable.slice", NULL },
+	{ "forged: docker-<ID>.scope in a user's subtree is no container",
+	  "/user.slice/user-1000.slice/user@1000.service/app.slice/docker-" ID ".scope", NULL },
+	{ "forged: docker/<ID> in a user's subtree is no container",
+	  "/user.slice/user-1000.slice/user@1000.service/docker/" ID, NULL },
+	{ "docker's scope deeper than /system.slice: no container",
+	  "/system.slice/foo.slice/docker-" ID ".scope", NULL },
+	{ "a process in a docker container's child cgroup: still the container",
+	  "/system.slice/docker-" ID ".scope/init.scope", "docker|" ID "||" },
+	/* Slurm's cgroup/v2 plugin: job_<id>/step_<step>/user/task_<n> under slurmstepd's scope. */
+	{ "slurm: a numbered step's task",
+	  "/system.slice/slurmstepd.scope/job_4242/step_0/user/task_3", "job 4242 step 0" },
+	{ "slurm: the batch step", "/system.slice/slurmstepd.scope/job_7/step_batch/user/task_0",
+	  "job 7 step batch" },
+	{ "slurm: the extern step", "/system.slice/slurmstepd.scope/job_7/step_extern/user/task_special",
+	  "job 7 step extern" },
+	{ "slurm: the interactive step", "/system.slice/slurmstepd.scope/job_7/step_interactive/user/task_0",
+	  "job 7 step interactive" },
+	{ "slurm: a heterogeneous job's step", "/system.slice/slurmstepd.scope/job_12/step_3+1/user/task_0",
+	  "job 12 step 3+1" },
+	{ "slurm: a step's slurmstepd (its slurm cgroup)", "/system.slice/slurmstepd.scope/job_12/step_3/slurm",
+	  "job 12 step 3" },
+	{ "slurm: the job alone", "/system.slice/slurmstepd.scope/job_12", "job 12 step " },
+	{ "slurm: a multiple-slurmd node's scope",
+	  "/system.slice/node07_slurmstepd.scope/job_99/step_1/user/task_1", "job 99 step 1" },
+	{ "slurm: slurmstepd's own cgroup is no job", "/system.slice/slurmstepd.scope/system", NULL },
+	{ "slurm: a job id that is not a number is no job",
+	  "/system.slice/slurmstepd.scope/job_x1/step_0/user/task_0", NULL },
+	{ "slurm: a step that is not one: the job alone",
+	  "/system.slice/slurmstepd.scope/job_5/step_evil/user/task_0", "job 5 step " },
+	{ "forged: a slurmstepd.scope under /user.slice is no job",
+	  "/user.slice/user-1000.slice/user@1000.service/app.slice/slurmstepd.scope/job_4242/step_0/user/task_0", NULL },
+	{ "forged: a slurmstepd.scope below /system.slice's children is no job",
+	  "/system.slice/foo.service/slurmstepd.scope/job_4242/step_0", NULL },
+	{ "forged: an escaped '/' in a /system.slice name is no job",
+	  "/system.slice/x\\x2fslurmstepd.scope\\x2fjob_1/step_0", NULL },
 };
+
+/* A view of a parse: a job's "job J step S", else runtime|container|pod_uid|qos. */
+static void describe(bool ok, const struct workload *w, char *got, size_t len)
+{
+	if (!ok)
+		snprintf(got, len, "(none)");
+	else if (w->job[0])
+		snprintf(got, len, "job %s step %s%s%s", w->job, w->step, w->pod_uid[0] ? " pod " : "",
+			 w->pod_uid);
+	else
+		snprintf(got, len, "%s|%s|%s|%s", w->runtime, w->container, w->pod_uid, w->qos);
+}
+
+/* Roots the policy file declares: parsed, then used. */
+static const struct {
+	const char *name, *path, *want;
+} rooted_cases[] = {
+	{ "configured kubelet root (systemd, nested in a node container)",
+	  "/system.slice/docker-" ID ".scope/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-burstable.slice/kubelet-kubepods-burstable-pod" UID_ ".slice/cri-containerd-" ID ".scope",
+	  "containerd|" ID "|" UID "|burstable" },
+	{ "configured kubelet root (cgroupfs, under a custom --cgroup-root)",
+	  "/custom/kubepods/pod" UID "/" ID, "|" ID "|" UID "|guaranteed" },
+	{ "beside a configured root: the built-in one still holds",
+	  "/kubepods/besteffort/pod" UID "/" ID, "|" ID "|" UID "|besteffort" },
+	{ "a sibling named like the configured root's head is not under it",
+	  "/custom2/kubepods/pod" UID "/" ID, NULL },
+	{ "the node container itself: its docker container",
+	  "/system.slice/docker-" ID ".scope/kubelet.slice", "docker|" ID "||" },
+	{ "configured slurm root",
+	  "/slurm.slice/slurmstepd.scope/job_31/step_2/user/task_0", "job 31 step 2" },
+	{ "without the configured root: no job there either",
+	  "/slurm.slice/other.scope/job_31/step_2/user/task_0", NULL },
+};
+
+/* stderr into a file while fn runs; what was written, in buf. */
+static void stderr_of(void (*fn)(void *), void *arg, char *buf, size_t len)
+{
+	char path[] = "/tmp/rocectl-stderr.XXXXXX";
+	int fd = mkstemp(path), saved;
+	FILE *f;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fd, 2);
+	fn(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	unlink(path);
+}
+
+struct conf_call {
+	const char *line;
+	struct workload_roots *roots;
+	int ret;
+};
+
+static void conf_parse_call(void *arg)
+{
+	struct conf_call *c = arg;
+	char line[600], *words[64];
+	int n = 0;
+	char *s, *save = NULL;
+
+	snprintf(line, sizeof(line), "%s", c->line);
+	for (s = strtok_r(line, " ", &save); s && n < 64; s = strtok_r(NULL, " ", &save))
+		words[n++] = s;
+	c->ret = workload_conf_parse(n, words, c->roots);
+}
+
+static void conf_tests(void (*report)(const char *name, int ok, const char *got, const char *want))
+{
+	static const struct {
+		const char *name, *line, *err;	/* err: a word the message holds, or NULL: accepted */
+	} lines[] = {
+		{ "kubelet-root accepted", "workload kubelet-root /custom/kubepods", NULL },
+		{ "slurm-root accepted", "workload slurm-root /slurm.slice/slurmstepd.scope", NULL },
+		{ "a relative root refused", "workload kubelet-root kubepods", "not absolute" },
+		{ "the cgroup root refused", "workload slurm-root /", "cgroup root itself" },
+		{ "a trailing '/' refused", "workload kubelet-root /custom/kubepods/", "empty component" },
+		{ "a \"..\" component refused", "workload kubelet-root /custom/../kubepods", "component" },
+		{ "a byte not printable refused, and not echoed", "workload kubelet-root /a\x1b[2Jb", "printable" },
+		{ "no path refused", "workload kubelet-root", "one cgroup path" },
+		{ "two paths refused", "workload kubelet-root /a /b", "one cgroup path" },
+		{ "another keyword refused", "workload pod-root /a", "workload kubelet-root PATH" },
+	};
+	struct workload_roots roots, before;
+	struct conf_call call;
+	char err[512], got[1100], name[256], conf[] = "/tmp/rocectl-conf.XXXXXX";
+	struct workload w;
+	size_t i;
+	FILE *f;
+	int fd;
+
+	memset(&roots, 0, sizeof(roots));
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		before = roots;
+		call.line = lines[i].line;
+		call.roots = &roots;
+		stderr_of(conf_parse_call, &call, err, sizeof(err));
+		snprintf(name, sizeof(name), "workload conf: %s", lines[i].name);
+		if (!lines[i].err) {
+			report(name, call.ret == 0 && !err[0], err, "accepted, no message");
+			continue;
+		}
+		snprintf(got, sizeof(got), "%d %s", call.ret, err);
+		report(name, call.ret == 2 && strstr(err, lines[i].err) && !strchr(err, '\x1b') &&
+		       !memcmp(&before, &roots, sizeof(roots)), got, lines[i].err);
+	}
+	snprintf(got, sizeof(got), "%u %s %u %s", roots.nkubelet, roots.kubelet[0], roots.nslurm, roots.slurm[0]);
+	report("workload conf: the accepted lines kept", !strcmp(got, "1 /custom/kubepods 1 /slurm.slice/slurmstepd.scope"),
+	       got, "1 /custom/kubepods 1 /slurm.slice/slurmstepd.scope");
+
+	/* A policy file: its workload lines read, the others passed over. */
+	fd = mkstemp(conf);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		report("workload conf: a scratch policy file", 0, "mkstemp failed", "a file");
+		return;
+	}
+	fprintf(f, "# a policy\ncheck prio 3\nworkload kubelet-root /system.slice/docker-%s.scope/kubelet.slice/kubelet-kubepods.slice\n"
+		"workload kubelet-root /custom/kubepods   # cgroupfs, --cgroup-root=/custom\n"
+		"watchdog set dev eth2 prio 3\nworkload slurm-root /slurm.slice/slurmstepd.scope\n", ID);
+	fclose(f);
+	i = (size_t)workload_conf_read(conf, &roots);
+	snprintf(got, sizeof(got), "%zu %u %u", i, roots.nkubelet, roots.nslurm);
+	report("workload conf: a policy file's workload lines read", !strcmp(got, "0 2 1"), got, "0 2 1");
+	for (i = 0; i < sizeof(rooted_cases) / sizeof(rooted_cases[0]); i++) {
+		describe(workload_parse_roots(rooted_cases[i].path, &roots, &w), &w, got, sizeof(got));
+		snprintf(name, sizeof(name), "workload: %s", rooted_cases[i].name);
+		report(name, !strcmp(got, rooted_cases[i].want ? rooted_cases[i].want : "(none)"), got,
+		       rooted_cases[i].want ? rooted_cases[i].want : "(none)");
+	}
+	describe(workload_parse(rooted_cases[0].path, &w), &w, got, sizeof(got));
+	report("workload: without the configured root, the nested pod is its node container's",
+	       !strcmp(got, "docker|" ID "||"), got, "docker|" ID "||");
+	unlink(conf);
+	i = (size_t)workload_conf_read(conf, &roots);
+	snprintf(got, sizeof(got), "%zu %u %u", i, roots.nkubelet, roots.nslurm);
+	report("workload conf: no policy file, no roots", !strcmp(got, "0 0 0"), got, "0 0 0");
+}
 
 void workload_tests(void (*report)(const char *name, int ok, const char *got, const char *want))
 {
@@ -71,10 +278,7 @@ void workload_tests(void (*report)(const char *name, int ok, const char *got, co
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		ok = workload_parse(cases[i].path, &w);
-		if (ok)
-			snprintf(got, sizeof(got), "%s|%s|%s|%s", w.runtime, w.container, w.pod_uid, w.qos);
-		else
-			snprintf(got, sizeof(got), "(none)");
+		describe(ok, &w, got, sizeof(got));
 		snprintf(name, sizeof(name), "workload: %s", cases[i].name);
 		report(name, !strcmp(got, cases[i].want ? cases[i].want : "(none)"), got,
 		       cases[i].want ? cases[i].want : "(none)");
@@ -129,4 +333,5 @@ void workload_tests(void (*report)(const char *name, int ok, const char *got, co
 		rmdir(sub);
 	}
 	rmdir(dir);
+	conf_tests(report);
 }

@@ -4,8 +4,9 @@
  * line without the leading "rocectl"; only commands that configure
  * (watchdog set/del/big-red-switch, dcqcn set) are allowed, and "check"
  * lines, the intent rocectl check audits against, and "qp counters follow"
- * lines, the policies rocectl-qp-follow.service runs: apply only checks
- * their grammar. A bad line is reported as FILE:LINE and the next one is tried
+ * lines, the policies rocectl-qp-follow.service runs, and "workload"
+ * lines, the roots qp show and the exporter attribute QPs under: apply
+ * only checks their grammar. A bad line is reported as FILE:LINE and the next one is tried
  * anyway, so one typo cannot leave a fleet unprotected.
  */
 #include <errno.h>
@@ -23,12 +24,14 @@
 #include "lib/rocectl.h"
 #include "lib/utils.h"
 #include "qp/qp_follow.h"
+#include "qp/workload_conf.h"
 #include "watchdog/watchdog.h"
 
 struct apply_count {
 	unsigned int applied, failed, skipped;
 	unsigned int declared;	/* check lines: intent for rocectl check, nothing to apply */
 	unsigned int follow;	/* qp counters follow lines: rocectl-qp-follow.service's */
+	unsigned int workload;	/* workload lines: the roots the views read */
 	int status;	/* exit status of the first failing line */
 };
 
@@ -59,7 +62,7 @@ static int run_line(struct rocectl *rc, int n, char **words)
 	if (!obj || n < 2 ||
 	    !((obj->fn == cmd_watchdog && wd_changes_config(words[1])) ||
 	      (obj->fn == cmd_dcqcn && dcqcn_changes_config(words[1])))) {
-		pr_err("Error: only \"watchdog set\", \"watchdog del\", \"watchdog big-red-switch\", \"dcqcn set\", \"check\" and \"qp counters follow\" may appear in a policy file.\n");
+		pr_err("Error: only \"watchdog set\", \"watchdog del\", \"watchdog big-red-switch\", \"dcqcn set\", \"check\" and \"qp counters follow\" may appear in a policy file, beside \"workload\" lines.\n");
 		return EXIT_USAGE;
 	}
 	rc->argc = n;
@@ -77,6 +80,7 @@ static int apply_file(struct rocectl *rc, const char *path, FILE *f,
 	char *line = NULL, *words[CONF_MAX_WORDS], where[512];
 	struct follow_policy policy;
 	struct check_decl decl;
+	struct workload_roots roots = { 0 };
 	unsigned int lineno = 0;
 	size_t cap = 0;
 	int n, ret;
@@ -102,6 +106,13 @@ static int apply_file(struct rocectl *rc, const char *path, FILE *f,
 			ret = follow_policy_parse(n - 3, words + 3, &policy);
 			if (ret == EXIT_OK) {
 				cnt->follow++;
+				continue;
+			}
+		} else if (workload_conf_line(n, words)) {
+			/* Read by each qp show and exporter: only the grammar here. */
+			ret = workload_conf_parse(n, words, &roots);
+			if (ret == EXIT_OK) {
+				cnt->workload++;
 				continue;
 			}
 		} else if (only_dev && (!line_dev(n, words) ||
@@ -138,7 +149,8 @@ static int apply_help(void)
 	       "command: watchdog set, watchdog del, watchdog big-red-switch or\n"
 	       "dcqcn set; '#' comments. \"check\" lines declare what rocectl check\n"
 	       "audits against, \"qp counters follow\" lines the QPs\n"
-	       "rocectl-qp-follow.service gives hardware counters: apply only checks\n"
+	       "rocectl-qp-follow.service gives hardware counters, \"workload\" lines\n"
+	       "the roots pods and Slurm jobs are read under: apply only checks\n"
 	       "them. dev DEV applies only the\n"
 	       "lines naming DEV (hot-plug).\n"
 	       "A failing line does not stop the others (a missing module does).\n"
@@ -190,6 +202,9 @@ int cmd_apply(struct rocectl *rc)
 	if (cnt.follow)
 		out_uint("follow_lines", ", %" PRIu64 " follow lines (rocectl-qp-follow.service's)",
 			 cnt.follow);
+	if (cnt.workload)
+		out_uint("workload_lines", ", %" PRIu64 " workload lines (roots of pods and jobs)",
+			 cnt.workload);
 	if (only_dev) {
 		out_str("dev", " (lines naming %s", only_dev);
 		out_uint("skipped", "; %" PRIu64 " others skipped)", cnt.skipped);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The one printing path for text and JSON. Outside a list (monitor),
- * each top-level object is one JSON line, flushed at once.
+ * each top-level object is one JSON line, flushed at once. Text prints
+ * string values (names, paths) with their control and invalid bytes
+ * escaped; JSON escapes its own way.
  */
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <inttypes.h>
 #include <time.h>
 
@@ -106,8 +109,79 @@ void out_close_array(void)
 	out.objects--;
 }
 
+/*
+ * The length of the well-formed UTF-8 sequence of a printable character
+ * (U+00A0 and up: not a C1 control, a surrogate, an overlong form, beyond
+ * U+10FFFF) at s, or 0.
+ */
+static size_t utf8_printable(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t cp;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;	/* also the string's end */
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+char *out_text_escape(const char *value)
+{
+	const unsigned char *p = (const unsigned char *)value;
+	size_t n, o = 0;
+	char *e;
+
+	/* Each byte at most 4 ("\xNN"). */
+	e = malloc(4 * strlen(value) + 1);
+	if (!e)
+		return NULL;
+	while (*p) {
+		if (*p >= 0x20 && *p < 0x7f) {
+			e[o++] = (char)*p++;
+		} else if (*p >= 0x80 && (n = utf8_printable(p))) {
+			memcpy(e + o, p, n);
+			o += n;
+			p += n;
+		} else {
+			o += (size_t)sprintf(e + o, "\\x%02x", *p++);
+		}
+	}
+	e[o] = '\0';
+	return e;
+}
+
+/* Whether text would print value as it is: the common case, no copy made. */
+static bool text_plain(const char *value)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)value; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			return false;
+	return true;
+}
+
 void out_str(const char *key, const char *fmt, const char *value)
 {
+	char *e;
+
 	if (out.json) {
 		if (key) {
 			jw_name(&out.jw, key);
@@ -116,7 +190,14 @@ void out_str(const char *key, const char *fmt, const char *value)
 			jw_string(&out.jw, value);	/* array element */
 		}
 	} else if (fmt) {
-		fprintf(out.f, fmt, value);
+		if (text_plain(value)) {
+			fprintf(out.f, fmt, value);
+			return;
+		}
+		/* A name or path may hold bytes a terminal obeys: never printed raw. */
+		e = out_text_escape(value);
+		fprintf(out.f, fmt, e ? e : "?");
+		free(e);
 	}
 }
 

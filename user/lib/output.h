@@ -26,8 +26,18 @@ void out_close_array(void);
 /*
  * A field: text mode prints fmt with the value (fmt NULL: nothing),
  * JSON mode prints "key": value (key NULL: nothing, for text decoration).
+ * out_str's text is out_text_escape()'s: a name or path never sends a
+ * terminal its control bytes.
  */
 void out_str(const char *key, const char *fmt, const char *value);
+/*
+ * value as text prints it, in a new string (NULL: out of memory): bytes
+ * below 0x20, 0x7f, and bytes from 0x80 up that do not form a printable
+ * UTF-8 character (a C1 control, an invalid or overlong sequence) as
+ * "\xNN" (two lowercase hex digits); everything else as it is, '\'
+ * included (systemd's own escapes in cgroup paths stay as they read).
+ */
+char *out_text_escape(const char *value);
 void out_uint(const char *key, const char *fmt, uint64_t value);
 void out_int(const char *key, const char *fmt, int64_t value);
 void out_bool(const char *key, const char *fmt, bool value);

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/attrs.h"
@@ -146,8 +147,9 @@ const char *qp_prio_source_name(unsigned int source)
 
 /* The priority the QP's traffic maps to on its netdev now, and whence. */
 /*
- * Whose job the QP is: its creator's cgroup, and the container and pod
- * the cgroup's path names (workload.c). Nothing for the root cgroup.
+ * Whose job the QP is: its creator's cgroup, and the container, pod or
+ * Slurm job the cgroup's path names (workload.c). Nothing for the root
+ * cgroup.
  */
 void qp_print_workload(uint64_t id)
 {
@@ -167,13 +169,19 @@ void qp_print_workload(uint64_t id)
 		out_str("pod_uid", NULL, v.w.pod_uid);
 		out_str("pod_qos", NULL, v.w.qos);
 		if (v.named) {
-			out_str("namespace", NULL, v.ns);
-			out_str("pod", NULL, v.pod);
-			out_text("pod %s/%s ", v.ns, v.pod);
+			/* Through out_str: the text escapes them as names. */
+			out_str("namespace", "pod %s/", v.ns);
+			out_str("pod", "%s ", v.pod);
 		} else {
 			out_str("pod_name_missing", NULL, v.why);
 			out_text("pod-uid %s (%s) ", v.w.pod_uid, v.why);
 		}
+	}
+	/* A Slurm job's: its id, and the step where the path names one. */
+	if (v.w.job[0]) {
+		out_uint("job", "job %" PRIu64 " ", strtoull(v.w.job, NULL, 10));
+		if (v.w.step[0])
+			out_str("step", "step %s ", v.w.step);
 	}
 	if (v.w.container[0]) {
 		out_str("container", "container %.12s ", v.w.container);

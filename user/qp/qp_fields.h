@@ -16,7 +16,7 @@ struct qp_sport_hw;
 /* The identity fields of one QP message. */
 void qp_print_fields(const struct nlattr **tb, bool details);
 /*
- * Whose job: a cgroup id's path, pod and container (workload.c), as
+ * Whose job: a cgroup id's path, pod, Slurm job and container (workload.c), as
  * qp show prints them; nothing for the root cgroup or 0.
  */
 void qp_print_workload(uint64_t cgroup_id);

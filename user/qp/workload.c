@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A cgroup path to a container and a Kubernetes pod, by the path's form
- * alone (the kubelet's cgroup drivers and the runtimes' naming); a cgroup
+ * A cgroup path to a container, a Kubernetes pod or a Slurm job, by the
+ * path's form under the roots the kubelet, slurmstepd and dockerd make
+ * (the kubelet's cgroup drivers and the runtimes' naming); a cgroup
  * id to its path by the cgroup filesystem; a pod's UID to its name by the
  * kubelet's log directory. Nothing here talks to a cluster.
  */
@@ -14,7 +15,10 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <linux/magic.h>
+
+#include "lib/conf.h"
 #include "workload.h"
+#include "workload_conf.h"
 
 /* systemd's unit-name escapes (\xNN) undone, into out (size len). */
 static void unescape(const char *s, size_t n, char *out, size_t len)
@@ -34,6 +38,66 @@ static void unescape(const char *s, size_t n, char *out, size_t len)
 		n--;
 	}
 	out[o] = '\0';
+}
+
+#define MAX_COMPS	64
+
+/*
+ * A path's components as written (raw, what roots are compared with) and
+ * with each one's escapes undone on its own (name): an escaped '/' stays
+ * inside its component.
+ */
+struct comps {
+	size_t n;
+	const char *raw[MAX_COMPS], *name[MAX_COMPS];
+	char rawbuf[4096], namebuf[4096];
+};
+
+static bool split(const char *path, struct comps *c)
+{
+	char *s, *save = NULL;
+	size_t o = 0, n;
+
+	c->n = 0;
+	if (strlen(path) >= sizeof(c->rawbuf))
+		return false;
+	strcpy(c->rawbuf, path);
+	for (s = strtok_r(c->rawbuf, "/", &save); s; s = strtok_r(NULL, "/", &save)) {
+		if (c->n == MAX_COMPS)
+			return false;
+		n = strlen(s);
+		/* Never longer undone: the names fit as the path did. */
+		unescape(s, n, c->namebuf + o, n + 1);
+		c->raw[c->n] = s;
+		c->name[c->n++] = c->namebuf + o;
+		o += strlen(c->namebuf + o) + 1;
+	}
+	return true;
+}
+
+/* How many components root (a path) takes at the head of c: 0 if c is not under it. */
+static size_t under(const struct comps *c, const char *root)
+{
+	size_t i = 0, n;
+
+	for (;;) {
+		while (*root == '/')
+			root++;
+		if (!*root)
+			return i;
+		n = strcspn(root, "/");
+		if (i == c->n || strlen(c->raw[i]) != n || memcmp(c->raw[i], root, n))
+			return 0;
+		root += n;
+		i++;
+	}
+}
+
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), e = strlen(end);
+
+	return n >= e && !memcmp(s + n - e, end, e);
 }
 
 static bool all_hex(const char *s, size_t n)
@@ -62,7 +126,7 @@ static bool take_id(const char *s, size_t n, struct workload *w, const char *run
  * (cri-containerd-, crio-, docker-, with .scope), CRI-O's cgroupfs
  * "crio-<ID>", or a bare id (containerd's and Docker's cgroupfs form).
  */
-static bool container_of(const char *c, size_t n, struct workload *w)
+static bool container_of(const char *c, struct workload *w)
 {
 	static const struct {
 		const char *prefix, *runtime;
@@ -71,9 +135,9 @@ static bool container_of(const char *c, size_t n, struct workload *w)
 		{ "crio-", "cri-o" },
 		{ "docker-", "docker" },
 	};
-	size_t i, p;
+	size_t i, p, n = strlen(c);
 
-	if (n > 6 && !memcmp(c + n - 6, ".scope", 6))
+	if (ends_with(c, ".scope"))
 		n -= 6;
 	for (i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++) {
 		p = strlen(scopes[i].prefix);
@@ -105,74 +169,170 @@ static bool take_uid(const char *s, size_t n, struct workload *w)
 static const char *const qos_classes[] = { "burstable", "besteffort" };
 
 /*
- * A pod's component: cgroupfs "pod<UID>", systemd
- * "kubepods[-<qos>]-pod<UID_>.slice". The QoS class from the component
- * (systemd) or the one before it (cgroupfs); none named is guaranteed.
+ * Below the kubelet's root (c's first k components): a QoS class's
+ * cgroup or none (guaranteed), the pod's, then the container's, in the
+ * root's driver's form. systemd names each slice after its parent
+ * (kubepods.slice, kubepods-burstable.slice,
+ * kubepods-burstable-pod<UID_>.slice; kubelet-kubepods... on a kind
+ * node); cgroupfs plain directories (burstable/pod<UID>).
  */
-static bool pod_of(const char *c, size_t n, const char *prev, size_t prev_n,
-		   struct workload *w)
+static bool pod_under(const struct comps *c, size_t k, struct workload *w)
 {
-	const char *u;
-	size_t i;
+	const char *root = c->name[k - 1], *qos = NULL, *p;
+	size_t i = k, j, rn = strlen(root), pn;
+	bool systemd = ends_with(root, ".slice");
+	char want[WORKLOAD_ROOT_LEN + 64];
 
-	if (n > 6 && !memcmp(c + n - 6, ".slice", 6)) {
-		/* A prefix, as a kind node's kubelet-kubepods-..., is passed over. */
-		u = memmem(c, n, "kubepods", 8);
-		if (!u)
-			return false;
-		n -= 6 + (size_t)(u - c);
-		c = u;
-		u = memmem(c, n, "-pod", 4);
-		if (!u || !take_uid(u + 4, n - (u + 4 - c), w))
-			return false;
-		for (i = 0; i < sizeof(qos_classes) / sizeof(qos_classes[0]); i++)
-			if ((size_t)(u - c) == 9 + strlen(qos_classes[i]) &&
-			    !memcmp(c + 9, qos_classes[i], strlen(qos_classes[i])))
-				snprintf(w->qos, sizeof(w->qos), "%s", qos_classes[i]);
-	} else {
-		if (n < 3 || memcmp(c, "pod", 3) || !take_uid(c + 3, n - 3, w))
-			return false;
-		for (i = 0; i < sizeof(qos_classes) / sizeof(qos_classes[0]); i++)
-			if (prev_n == strlen(qos_classes[i]) && !memcmp(prev, qos_classes[i], prev_n))
-				snprintf(w->qos, sizeof(w->qos), "%s", qos_classes[i]);
+	if (systemd)
+		rn -= 6;
+	for (j = 0; i < c->n && !qos && j < sizeof(qos_classes) / sizeof(qos_classes[0]); j++) {
+		if (systemd)
+			snprintf(want, sizeof(want), "%.*s-%s.slice", (int)rn, root, qos_classes[j]);
+		else
+			snprintf(want, sizeof(want), "%s", qos_classes[j]);
+		if (!strcmp(c->name[i], want))
+			qos = qos_classes[j];
 	}
-	if (!w->qos[0])
-		snprintf(w->qos, sizeof(w->qos), "guaranteed");
+	if (qos)
+		i++;
+	if (i == c->n)
+		return false;
+	p = c->name[i];
+	if (systemd) {
+		snprintf(want, sizeof(want), "%.*s%s%s-pod", (int)rn, root, qos ? "-" : "", qos ? qos : "");
+		pn = strlen(want);
+		if (strncmp(p, want, pn) || strlen(p) < pn + 6 || !ends_with(p, ".slice") ||
+		    !take_uid(p + pn, strlen(p) - pn - 6, w))
+			return false;
+	} else if (strncmp(p, "pod", 3) || !take_uid(p + 3, strlen(p) - 3, w)) {
+		return false;
+	}
+	snprintf(w->qos, sizeof(w->qos), "%s", qos ? qos : "guaranteed");
+	if (++i < c->n)
+		container_of(c->name[i], w);
 	return true;
+}
+
+/* n decimal digits, 1 to 10 (a 32-bit id), at s; the count or 0. */
+static size_t digits(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n <= 10 ? n : 0;
+}
+
+/*
+ * Below slurmstepd's scope (c's first k components), as its cgroup/v2
+ * plugin makes them: job_<id>/step_<step>/user/task_<n>, the step a
+ * number, <n>+<component> (a heterogeneous job's), batch, extern or
+ * interactive; "system" is slurmstepd's own.
+ */
+static bool job_under(const struct comps *c, size_t k, struct workload *w)
+{
+	static const char *const steps[] = { "batch", "extern", "interactive" };
+	const char *s;
+	size_t n, i;
+
+	if (k >= c->n || strncmp(c->name[k], "job_", 4))
+		return false;
+	s = c->name[k] + 4;
+	if (!digits(s) || s[digits(s)])
+		return false;
+	snprintf(w->job, sizeof(w->job), "%s", s);
+	if (++k == c->n || strncmp(c->name[k], "step_", 5))
+		return true;
+	s = c->name[k] + 5;
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
+		if (!strcmp(s, steps[i]))
+			break;
+	n = digits(s);
+	if (i < sizeof(steps) / sizeof(steps[0]) ||
+	    (n && (!s[n] || (s[n] == '+' && digits(s + n + 1) && !s[n + 1 + digits(s + n + 1)]))))
+		snprintf(w->step, sizeof(w->step), "%s", s);
+	return true;
+}
+
+/* The kubelet's kubepods cgroup at the top of the tree, for each driver and a kind node's. */
+static const char *const kubelet_roots[] = {
+	"/kubepods.slice", "/kubepods", "/kubelet.slice/kubelet-kubepods.slice",
+};
+
+/* slurmstepd's scope under /system.slice: slurmstepd.scope, or <node>_slurmstepd.scope. */
+static size_t slurm_builtin(const struct comps *c)
+{
+	if (c->n < 2 || strcmp(c->raw[0], "system.slice"))
+		return 0;
+	if (!strcmp(c->name[1], "slurmstepd.scope") ||
+	    (ends_with(c->name[1], "_slurmstepd.scope") && strlen(c->name[1]) > 17))
+		return 2;
+	return 0;
+}
+
+/*
+ * Plain Docker containers where dockerd puts them by default: its systemd
+ * driver's /system.slice/docker-<ID>.scope, its cgroupfs driver's
+ * /docker/<ID>. Never deeper: under /user.slice a user names their own.
+ */
+static bool docker_rooted(const struct comps *c, struct workload *w)
+{
+	if (c->n < 2)
+		return false;
+	if (!strcmp(c->raw[0], "system.slice"))
+		return !strncmp(c->name[1], "docker-", 7) && ends_with(c->name[1], ".scope") &&
+		       container_of(c->name[1], w);
+	if (!strcmp(c->raw[0], "docker"))
+		return take_id(c->name[1], strlen(c->name[1]), w, "");
+	return false;
+}
+
+/* Under each root in turn; what a root's form does not match is cleared. */
+static bool parse_rooted(const struct comps *c, const struct workload_roots *roots,
+			 struct workload *w)
+{
+	size_t i, k;
+
+	for (i = 0; roots && i < roots->nkubelet; i++) {
+		k = under(c, roots->kubelet[i]);
+		if (k && pod_under(c, k, w))
+			return true;
+		memset(w, 0, sizeof(*w));
+	}
+	for (i = 0; i < sizeof(kubelet_roots) / sizeof(kubelet_roots[0]); i++) {
+		k = under(c, kubelet_roots[i]);
+		if (k && pod_under(c, k, w))
+			return true;
+		memset(w, 0, sizeof(*w));
+	}
+	for (i = 0; roots && i < roots->nslurm; i++) {
+		k = under(c, roots->slurm[i]);
+		if (k && job_under(c, k, w))
+			return true;
+		memset(w, 0, sizeof(*w));
+	}
+	k = slurm_builtin(c);
+	if (k && job_under(c, k, w))
+		return true;
+	memset(w, 0, sizeof(*w));
+	if (docker_rooted(c, w))
+		return true;
+	memset(w, 0, sizeof(*w));
+	return false;
+}
+
+bool workload_parse_roots(const char *path, const struct workload_roots *roots,
+			  struct workload *w)
+{
+	struct comps c;
+
+	memset(w, 0, sizeof(*w));
+	if (!path || path[0] != '/' || !split(path, &c))
+		return false;
+	return parse_rooted(&c, roots, w);
 }
 
 bool workload_parse(const char *path, struct workload *w)
 {
-	char buf[4096], *comp[64];
-	size_t ncomp = 0, i;
-	bool kube = false;
-	char *s, *save = NULL;
-
-	memset(w, 0, sizeof(*w));
-	if (!path || path[0] != '/')
-		return false;
-	unescape(path, strlen(path), buf, sizeof(buf));
-	for (s = strtok_r(buf, "/", &save); s && ncomp < 64; s = strtok_r(NULL, "/", &save))
-		comp[ncomp++] = s;
-	for (i = 0; i < ncomp; i++) {
-		const char *prev = i ? comp[i - 1] : "";
-
-		/* kubepods, kubepods.slice (kubelet-kubepods.slice on a kind node) */
-		if (!strcmp(comp[i], "kubepods") ||
-		    (strstr(comp[i], "kubepods") && strlen(comp[i]) > 6 &&
-		     !strcmp(comp[i] + strlen(comp[i]) - 6, ".slice")))
-			kube = true;
-		if (kube && !w->pod_uid[0] &&
-		    pod_of(comp[i], strlen(comp[i]), prev, strlen(prev), w))
-			continue;
-		/* The container: the component under the pod, or a plain one. */
-		if ((w->pod_uid[0] || !kube) && !w->container[0] &&
-		    (w->pod_uid[0] || !strcmp(prev, "docker") ||
-		     !strncmp(comp[i], "docker-", 7) || !strncmp(comp[i], "cri-containerd-", 15) ||
-		     !strncmp(comp[i], "crio-", 5)))
-			container_of(comp[i], strlen(comp[i]), w);
-	}
-	return w->pod_uid[0] || w->container[0];
+	return workload_parse_roots(path, NULL, w);
 }
 
 bool workload_pod_name(const char *logdir, const char *uid, char *ns, size_t ns_len,
@@ -300,6 +460,19 @@ static const char *cgroup2_root(void)
 	return NULL;
 }
 
+/* The policy file's workload roots, read once per process: they change with a reboot's roles. */
+static const struct workload_roots *conf_roots(void)
+{
+	static struct workload_roots roots;
+	static bool read;
+
+	if (!read) {
+		workload_conf_read(POLICY_FILE, &roots);
+		read = true;
+	}
+	return &roots;
+}
+
 /* The module gives the root cgroup as 0: no workload, nothing to read. */
 void workload_view(uint64_t id, struct workload_view *v)
 {
@@ -322,7 +495,7 @@ void workload_view(uint64_t id, struct workload_view *v)
 	root = cgroup2_root();
 	if (root && workload_cgroup_path(root, id, v->path, sizeof(v->path))) {
 		v->known = true;
-		v->is_workload = workload_parse(v->path, &v->w);
+		v->is_workload = workload_parse_roots(v->path, conf_roots(), &v->w);
 		if (v->w.pod_uid[0])
 			v->named = workload_pod_name("/var/log/pods", v->w.pod_uid, v->ns,
 						     sizeof(v->ns), v->pod, sizeof(v->pod), &v->why);

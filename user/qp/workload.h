@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Whose job a QP is: its creator's cgroup (v2) to a cgroup path, and the
- * path to a container and a Kubernetes pod (workload.c). No cluster
- * access: the path's own form, and the kubelet's node files for the pod's
- * name.
+ * path to a container, a Kubernetes pod or a Slurm job (workload.c). No
+ * cluster access: the path's own form under the roots the kubelet,
+ * slurmstepd and dockerd make (anything a user may create names none),
+ * and the kubelet's node files for the pod's name.
  */
 #ifndef ROCECTL_WORKLOAD_H
 #define ROCECTL_WORKLOAD_H
@@ -16,16 +17,47 @@ struct workload {
 	char container[65];	/* the container's id, 64 hex digits */
 	char pod_uid[37];	/* the pod's UID, with its dashes */
 	char qos[12];		/* "guaranteed", "burstable", "besteffort" */
+	char job[11];		/* a Slurm job's id (digits); "" none */
+	char step[24];		/* its step: a number, N+M, batch, extern, interactive */
 };
 
 /*
- * A cgroup path (from the cgroup root, "/..."): what its form says, for
- * the kubelet's two cgroup drivers (systemd: kubepods-burstable-pod<UID
- * with underscores>.slice/cri-containerd-<ID>.scope; cgroupfs:
- * kubepods/burstable/pod<UID>/<ID>), with systemd's \xNN escapes, and
- * plain containers (docker-<ID>.scope, /docker/<ID>). true if it names a
- * container or a pod; w is cleared first.
+ * Roots the operator declares (rocectl.conf's workload lines,
+ * workload_conf.h) beside the built-in ones: the kubelet's kubepods
+ * cgroup and slurmstepd's scope where a node nests them deeper, each a
+ * path as /proc/PID/cgroup writes it.
  */
+#define WORKLOAD_MAX_ROOTS	8
+#define WORKLOAD_ROOT_LEN	512
+struct workload_roots {
+	unsigned int nkubelet, nslurm;
+	char kubelet[WORKLOAD_MAX_ROOTS][WORKLOAD_ROOT_LEN];
+	char slurm[WORKLOAD_MAX_ROOTS][WORKLOAD_ROOT_LEN];
+};
+
+/*
+ * A cgroup path (from the cgroup root, "/..."): what its form says, read
+ * only under a root that a user cannot make (a path is not a pod's for
+ * naming "kubepods" somewhere: a user's delegated subtree can).
+ *   - Pods: under the kubelet's kubepods cgroup at the top of the tree
+ *     (/kubepods.slice, /kubepods, a kind node's
+ *     /kubelet.slice/kubelet-kubepods.slice) or a root in roots, in its
+ *     driver's form (systemd: <root>-burstable.slice/<root>-burstable-pod
+ *     <UID with underscores>.slice/cri-containerd-<ID>.scope; cgroupfs:
+ *     burstable/pod<UID>/<ID>).
+ *   - Slurm jobs: under slurmstepd's scope, /system.slice/slurmstepd.scope
+ *     (<node>_slurmstepd.scope with several slurmd) or a root in roots:
+ *     job_<id>/step_<step>/...
+ *   - Plain Docker containers where dockerd puts them:
+ *     /system.slice/docker-<ID>.scope (systemd driver), /docker/<ID>
+ *     (cgroupfs driver).
+ * Each component's systemd \xNN escapes are undone on its own: an escaped
+ * '/' never splits one. true if it names a container, a pod or a job; w
+ * is cleared first. roots NULL: the built-in roots alone.
+ */
+bool workload_parse_roots(const char *path, const struct workload_roots *roots,
+			  struct workload *w);
+/* The built-in roots alone. */
 bool workload_parse(const char *path, struct workload *w);
 
 /*
@@ -52,7 +84,7 @@ struct workload_view {
 	bool root;		/* the root cgroup (id 0): nothing to say */
 	bool known;		/* its path was found */
 	char path[1024];
-	bool is_workload;	/* a container's or a pod's */
+	bool is_workload;	/* a container's, a pod's or a job's */
 	struct workload w;
 	bool named;		/* the pod's name found */
 	char ns[64], pod[254];
@@ -61,8 +93,9 @@ struct workload_view {
 
 /*
  * The cgroup id's view, from the cgroup v2 mount (/sys/fs/cgroup, or
- * /sys/fs/cgroup/unified on a hybrid host) and the kubelet's /var/log/pods;
- * each id resolved once until workload_cgroup_forget().
+ * /sys/fs/cgroup/unified on a hybrid host), the kubelet's /var/log/pods
+ * and the policy file's workload roots (read once per process); each id
+ * resolved once until workload_cgroup_forget().
  */
 void workload_view(uint64_t id, struct workload_view *v);
 
