@@ -10,7 +10,7 @@
 # A hardware device's QPs (simrdma's, whose packets the module never sees)
 # get their priority and are named too, without bytes.
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 13
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 EV=$W/ev.json
@@ -186,6 +186,58 @@ cb=$(blast ".affected[] | select(.pid == $C) | .bytes")
 check_eq "$(blast ".affected[] | select(.pid == $A) | .bytes")" 0 "A idle during this storm"
 check_eq "$(ev restore 3 '[.affected[] | .pid]')" "[$C,$A]" "the restore event names C too"
 log_test "a storm counts the QPs created during it: a process gone before the restore is named with its bytes"
+
+# --- QPs that exist at the detection without a path, and connect during the storm --------
+# D's one QP and E's second wait in INIT (no path, so no priority) through
+# the detection; E's first is connected and idle. Both connect, send and are
+# destroyed during the storm: each QP counted once, with the bytes
+# qptraffic sent over it, and D named although the detection could not.
+storm_init_qps() {
+	local nd nr D E sd se db eb pl
+	rm -f "$W/go_d" "$W/go_e"
+	"$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 1 -m 100 -s 4096 --tos 104 -T 60 \
+		--connect-after "$W/go_d" > "$W/d.json" 2> "$W/d.err" &
+	D=$!
+	"$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 2 -m 100 -s 4096 --tos 104 -T 60 \
+		--connect-after "$W/go_e" > "$W/e.json" 2> "$W/e.err" &
+	E=$!
+	# rdma(8)'s resource listing, the reference for the QPs' states.
+	pl="[.[] | select(.ifname == \"rxe0\" and (.pid == $D or .pid == $E)) | [.pid, .state]] | sort"
+	busywait 20000 eval '[ "$(rdma -j resource show qp | jq -c "$pl")" = "$(echo "[[$D,\"INIT\"],[$E,\"INIT\"],[$E,\"RTS\"]]" | jq -c sort)" ]' ||
+		{ fail "D's and E's QPs not INIT, INIT and RTS: $(rdma -j resource show qp | jq -c "$pl") $(cat "$W/d.err" "$W/e.err")"; return; }
+	nd=$(($(nev detect 3) + 1)); nr=$(($(nev restore 3) + 1))
+	storm sim0 3 1000
+	busywait 10000 eval '[ "$(nev detect 3)" = $nd ]' || { fail "no detection $nd on 3"; return; }
+	check_eq "$(ev detect 3 '[.affected_qps, [.affected[] | [.pid, .qps]]]')" "[3,[[$A,2],[$E,1]]]" \
+		"detect: A's two QPs and E's connected one, no QP without a path"
+	touch "$W/go_d" "$W/go_e"
+	wait $D || { fail "D's traffic: $(cat "$W/d.err")"; return; }
+	wait $E || { fail "E's traffic: $(cat "$W/e.err")"; return; }
+	sd=$(jq .bytes "$W/d.json"); se=$(jq .bytes "$W/e.json")
+	storm sim0 3 0
+	busywait 30000 eval '[ "$(nev restore 3)" = $nr ]' || { fail "no restore $nr on 3"; return; }
+	rc -j watchdog stats dev sim0 > "$W/st3.json"
+	blast3() { jq -c ".[0].prios[] | select(.prio == 3 and .direction == \"rx\") | $1" "$W/st3.json"; }
+	check_eq "$(blast3 '[.affected_qps, .affected_procs, ([.affected[] | [.pid, .qps]] | sort)]')" \
+		"[5,3,$(echo "[[$A,2],[$D,1],[$E,2]]" | jq -c sort)]" "each QP once, D named"
+	db=$(blast3 ".affected[] | select(.pid == $D) | .bytes")
+	eb=$(blast3 ".affected[] | select(.pid == $E) | .bytes")
+	# Its own bytes, once: more only by what rxe sent again.
+	[ "$sd" -gt 0 ] && [ "${db:-0}" -ge "$sd" ] && [ "${db:-0}" -lt $((2 * sd)) ] ||
+		fail "D sent $sd bytes by its own count, the storm names ${db:-none}"
+	[ "$se" -gt 0 ] && [ "${eb:-0}" -ge "$se" ] && [ "${eb:-0}" -lt $((2 * se)) ] ||
+		fail "E sent $se bytes by its own count, the storm names ${eb:-none}"
+	check_eq "$(blast3 ".affected[] | select(.pid == $A) | .bytes")" 0 "A idle during this storm"
+}
+storm_init_qps
+log_test "a QP without a path at the detection that connects, sends and is gone during the storm: counted once with its bytes, its process named"
+
+# Past 32,768 storm detections (a test-only parameter counts them without
+# storms): the same storm counts the same.
+echo 40000 > /sys/module/rocectl/parameters/blast_walks_skip ||
+	fail "blast_walks_skip"
+storm_init_qps
+log_test "past 32,768 detections a storm counts the same QPs and bytes"
 
 kill $A $B 2>/dev/null
 wait $A $B 2>/dev/null
