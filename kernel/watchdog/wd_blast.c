@@ -181,7 +181,7 @@ static void rocectl_wd_blast_walk(struct rocectl_wd *w, int dir, int prio,
 	do {
 		seen = 0;
 		rcu_read_lock();
-		rdev = rocectl_dev_by_port_netdev_rcu(w->ifindex);
+		rdev = rocectl_dev_by_port_netdev_rcu(w->ndev);
 		if (!rdev) {
 			rcu_read_unlock();
 			break;
@@ -259,7 +259,7 @@ static void rocectl_wd_blast_departed(struct rocectl_wd *w, int dir, int prio,
 	if (!w->ndev || !b->counted)
 		return;
 	rcu_read_lock();
-	rdev = rocectl_dev_by_port_netdev_rcu(w->ifindex);
+	rdev = rocectl_dev_by_port_netdev_rcu(w->ndev);
 	while (rdev && rdev->counts &&
 	       (n = rocectl_departed_read(&rdev->departed, &b->departed_at,
 					  r, ARRAY_SIZE(r), &b->lost))) {
@@ -291,7 +291,7 @@ void rocectl_wd_blast_detect(struct rocectl_wd *w, int dir, int prio)
 	/* Before the walk: a QP made during it is one made after it began. */
 	b->id_mark = rocectl_qp_id_last();
 	rcu_read_lock();
-	rdev = rocectl_dev_by_port_netdev_rcu(w->ifindex);
+	rdev = w->ndev ? rocectl_dev_by_port_netdev_rcu(w->ndev) : NULL;
 	if (rdev && rdev->counts)
 		b->departed_at = rocectl_departed_head(&rdev->departed);
 	rcu_read_unlock();

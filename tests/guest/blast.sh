@@ -10,7 +10,7 @@
 # A hardware device's QPs (simrdma's, whose packets the module never sees)
 # get their priority and are named too, without bytes.
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 EV=$W/ev.json
@@ -238,6 +238,48 @@ echo 40000 > /sys/module/rocectl/parameters/blast_walks_skip ||
 	fail "blast_walks_skip"
 storm_init_qps
 log_test "past 32,768 detections a storm counts the same QPs and bytes"
+
+# --- a storm on a netdev that moved namespace walks its own device -----------------------
+# srd1 (simrdma) over sim2 has two QPs on priority 3; a storm there is held
+# (forward, the driver refusing to set PFC back, so the watch follows sim2)
+# while sim2 moves into a namespace where its ifindex is sim0's, rxe0's
+# port here (ip(8) says which). srd1 goes with its netdev (rdma(8) says
+# so); G then connects on rxe0's priority 3. The storm's walks look for
+# sim2's own device: its restore names srd1's two QPs alone.
+simrdma_dev srd1 sim2 || fail "simrdma srd1 over sim2"
+echo "create 2" > "$SRD/srd1/qps" && echo "modify all rtr 104" > "$SRD/srd1/qps" ||
+	fail "srd1's QPs to RTR"
+comm=$(rc -j qp show dev srd1 | jq -r '[.[] | select(.type == "RC") | .comm] | unique | .[]')
+sev() { jq -s -c "[.[] | select(.ifname == \"sim2\" and .event == \"$1\")] | $2" "$EV"; }
+rc watchdog set dev sim2 prio 3 action forward detect 100 restore 8000 interval 10 || fail "watch sim2"
+nd=$(($(sev detect length) + 1)); nr=$(($(sev restore length) + 1))
+storm sim2 3 1000
+busywait 10000 eval '[ "$(sev detect length)" = $nd ]' || fail "no detection on sim2"
+check_eq "$(sev detect 'last | .prios[0] | [.affected_qps, [.affected[] | .comm]]')" "[2,[\"$comm\"]]" \
+	"detect: srd1's two QPs"
+echo -1 > "$SIM/sim2/fail_setpfc"
+s0=$(cat /sys/class/net/sim0/ifindex); s2=$(cat /sys/class/net/sim2/ifindex)
+ip netns add blast3
+# sim2's ifindex taken there, and every one below sim0's: it gets sim0's.
+ip -n blast3 link add bd0 index "$s2" type dummy
+for i in $(seq 2 $((s0 - 1))); do ip -n blast3 link add "bd$i" type dummy; done
+ip link set sim2 netns blast3 && ip -n blast3 link set sim2 up || fail "sim2 into a namespace"
+check_eq "$(ip -n blast3 -j link show sim2 | jq '.[0].ifindex')" "$s0" "sim2's ifindex there: sim0's here"
+busywait 10000 eval '! rdma dev show srd1 > /dev/null 2>&1' || fail "srd1 stays without sim2"
+"$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 1 -m 10 -s 4096 --tos 104 -T 60 --hold \
+	> "$W/g.json" 2> "$W/g.err" &
+G=$!
+busywait 20000 test -s "$W/g.json" || fail "G's traffic: $(cat "$W/g.err")"
+echo 0 > "$SIM/sim2/fail_setpfc"
+echo "3 0" > "$SIM/sim2/rx_storm"
+busywait 30000 eval '[ "$(sev restore length)" = $nr ]' || fail "no restore on sim2"
+check_eq "$(sev restore 'last | .prios[0] | [.affected_qps, [.affected[] | .comm]]')" "[2,[\"$comm\"]]" \
+	"restore: srd1's two QPs, none of rxe0's"
+kill $G 2>/dev/null; wait $G 2>/dev/null
+ip -n blast3 link set sim2 netns 1 && ip link set sim2 up || fail "sim2 back"
+ip netns del blast3
+rc watchdog del dev sim2 > /dev/null 2>&1
+log_test "a storm on a netdev that moved namespace walks its own device, not the one its new ifindex names here"
 
 kill $A $B 2>/dev/null
 wait $A $B 2>/dev/null
