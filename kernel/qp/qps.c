@@ -957,14 +957,15 @@ static bool rocectl_qp_adopt_id(struct rocectl_dev *rdev, u32 id, u64 id0)
 }
 
 /*
- * Test-only: the scan of a device's QPs waits this long first, the hooks
- * in, so that a test can create QPs the scan then finds tracked already
- * (the race it loses to the create hook, made to happen).
+ * Test-only: while set, the scan of a device's QPs waits first (60 s at
+ * most), the hooks in, until a write clears it, so that a test creates
+ * QPs the scan then finds tracked already (the race it loses to the
+ * create hook, made to happen).
  */
-static unsigned int scan_delay_ms;
-module_param(scan_delay_ms, uint, 0444);
-MODULE_PARM_DESC(scan_delay_ms,
-		 "test-only: each device's QP scan waits this many ms first (0: none)");
+static bool scan_hold;
+module_param(scan_hold, bool, 0644);
+MODULE_PARM_DESC(scan_hold,
+		 "test-only: each device's QP scan waits until this is cleared (60 s at most)");
 
 /*
  * QPs that existed before we did, from the device's client add callback.
@@ -981,10 +982,13 @@ static void rocectl_qps_scan(struct rocectl_dev *rdev)
 	u32 port, id;
 	u64 id0;
 
-	if (scan_delay_ms) {
-		pr_info("%s: the QP scan waits %u ms (scan_delay_ms)\n",
-			rocectl_dev_name(rdev), scan_delay_ms);
-		msleep(scan_delay_ms);
+	if (READ_ONCE(scan_hold)) {
+		unsigned long end = jiffies + 60 * HZ;
+
+		pr_info("%s: the QP scan waits for scan_hold\n",
+			rocectl_dev_name(rdev));
+		while (READ_ONCE(scan_hold) && time_before(jiffies, end))
+			msleep(20);
 	}
 	id0 = atomic64_read(&rocectl_qp_ids);
 	total = rocectl_restrack_count(rdev->ibdev, RDMA_RESTRACK_QP);

@@ -271,7 +271,7 @@ PY
 log_test "bad input: unknown device or QPN, out-of-range values, malformed attributes"
 
 # --- the load-time scan losing the race to the create hook --------------------------
-# scan_delay_ms (test-only) holds rxe0's scan at load with the hooks in: a
+# scan_hold (test-only) holds rxe0's scan at load with the hooks in: a
 # pair created and connected meanwhile is tracked by the hooks, then found
 # by the scan too. The scan's own entries go unrecorded: no destroyed QP
 # while the pair lives, exactly its two once it is gone.
@@ -293,16 +293,22 @@ else:
 PY
 }
 module_unload || fail "unload"
-insmod "$MODULE" scan_delay_ms=10000 &
+# The pair's process opens rxe0 first: while the scan holds the device's
+# client add, a process starting then connected nothing before the scan
+# was over; one that has the device open creates and connects QPs.
+"$QPT" pair -d rxe0 -g 1 -n 1 -m 10 -T 60 --create-after "$W/go_create" --hold \
+	> "$W/pair.json" 2> "$W/pair.err" &
+HOLDER=$!
+busywait 20000 eval 'ls -l /proc/$HOLDER/fd | grep -q uverbs' || fail "qptraffic did not open rxe0"
+insmod "$MODULE" scan_hold=1 &
 LOADER=$!
-if busywait 20000 eval 'dmesg | grep -q "rxe0: the QP scan waits"'; then
-	t0=$(date +%s%3N)
-	hold_pair -d rxe0 -g 1 -n 1 -m 10
-	t1=$(date +%s%3N)
-	# Connected before the scan began: the race made to happen.
-	[ $((t1 - t0)) -lt 10000 ] || fail "the pair took $((t1 - t0)) ms, past the scan's wait"
+if busywait 20000 eval 'dmesg | grep -q "rxe0: the QP scan waits for scan_hold"'; then
+	# Connected while the scan is held: the race made to happen.
+	touch "$W/go_create"
+	busywait 50000 test -s "$W/pair.json" || fail "qptraffic: $(cat "$W/pair.err")"
+	echo 0 > /sys/module/rocectl/parameters/scan_hold
+	wait $LOADER || fail "insmod with scan_hold"
 	pair="[.[] | select(.pid == $HOLDER and .state == \"RTS\")] | length"
-	wait $LOADER || fail "insmod with scan_delay_ms"
 	check_eq "$(rdma -j resource show qp | jq "[.[] | select(.ifname == \"rxe0\")] | $pair")" 2 \
 		"rdma: the pair's two QPs in RTS"
 	check_eq "$(rc -j qp show dev rxe0 | jq "$pair")" \
