@@ -66,10 +66,24 @@ struct rocectl_dev *rocectl_dev_by_netdev_rcu(const struct net_device *ndev)
 	return NULL;
 }
 
-/* The device whose port 1 is this netdev: the caller holds rcu_read_lock(). */
-struct rocectl_dev *rocectl_dev_by_port_netdev_rcu(int ifindex)
+/*
+ * The device whose port 1 is ndev, which the caller holds, with
+ * rcu_read_lock(): by its ifindex, unless it moved namespace since the
+ * device came (its ifindex there may be another device's key), then by
+ * identity among the few devices.
+ */
+struct rocectl_dev *rocectl_dev_by_port_netdev_rcu(const struct net_device *ndev)
 {
-	return xa_load(&rocectl_port_netdevs, ifindex);
+	struct rocectl_dev *rdev;
+	unsigned long i;
+
+	rdev = xa_load(&rocectl_port_netdevs, ndev->ifindex);
+	if (rdev && rdev->port_ndev == ndev)
+		return rdev;
+	xa_for_each(&rocectl_port_netdevs, i, rdev)
+		if (rdev->port_ndev == ndev)
+			return rdev;
+	return NULL;
 }
 
 /* For the QP hooks and the packet path: the caller holds rcu_read_lock(). */
@@ -273,8 +287,10 @@ static void rocectl_dev_map_port_netdev(struct rocectl_dev *rdev,
 	if (err || !pi->netdev_ifindex || pi->netdev_other_ns)
 		return;
 	if (!xa_insert(&rocectl_port_netdevs, pi->netdev_ifindex, rdev,
-		       GFP_KERNEL))
+		       GFP_KERNEL)) {
 		rdev->port_ifindex = pi->netdev_ifindex;
+		rdev->port_ndev = pi->netdev;
+	}
 }
 
 static void rocectl_dev_unmap(struct rocectl_dev *rdev)

@@ -49,9 +49,13 @@ struct rocectl_dev {
 	struct hlist_node netdev_node;
 	/*
 	 * Any driver: the netdev of port 1's GIDs in the initial namespace
-	 * (0: none), for its QPs' priority and a storm's QPs on it.
+	 * (0: none), for its QPs' priority and a storm's QPs on it: its
+	 * ifindex when the device came, and the netdev itself, an identity
+	 * compared, never dereferenced (it may move namespace, where its
+	 * ifindex can be another's).
 	 */
 	int port_ifindex;
+	const struct net_device *port_ndev;
 	/* Its driver: tells the driver's own sent packets (pkt_account.c). */
 	struct module *owner;
 	/*
@@ -138,7 +142,7 @@ int rocectl_port_query(struct ib_device *ibdev, u32 port,
 		       struct rocectl_port_info *pi);
 struct rocectl_dev *rocectl_dev_lookup_rcu(u32 index);
 struct rocectl_dev *rocectl_dev_by_netdev_rcu(const struct net_device *ndev);
-struct rocectl_dev *rocectl_dev_by_port_netdev_rcu(int ifindex);
+struct rocectl_dev *rocectl_dev_by_port_netdev_rcu(const struct net_device *ndev);
 struct rocectl_dev *rocectl_dev_by_parent_rcu(const struct device *parent);
 
 #endif /* _ROCECTL_DEVICES_H */

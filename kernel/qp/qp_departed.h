@@ -18,7 +18,7 @@ struct rocectl_qp_departed {
 	pid_t pid;		/* initial pid namespace; 0: a kernel user */
 	bool has_path;
 	u8 tclass, sl;
-	u16 blast_walk;		/* the entry's: the storm walk that met it */
+	u64 blast_walk;		/* the entry's: the storm walk that met it */
 	char comm[TASK_COMM_LEN];
 };
 

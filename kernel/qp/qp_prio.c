@@ -72,6 +72,9 @@ bool rocectl_qp_prio(const struct rocectl_dev *rdev,
 		return false;
 	rcu_read_lock();
 	ndev = dev_get_by_index_rcu(&init_net, ifindex);
+	/* Moved out of the namespace: its ifindex here may be another's. */
+	if (ndev != rdev->port_ndev)
+		ndev = NULL;
 	if (ndev)
 		rocectl_prio_map_read(ndev, &m);
 	rcu_read_unlock();

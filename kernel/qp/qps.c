@@ -6,7 +6,9 @@
  * entry's lock) and the packet path (RCU only).
  */
 #include <linux/cgroup.h>
+#include <linux/delay.h>
 #include <linux/hash.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -171,9 +173,13 @@ u64 rocectl_qp_id_last(void)
 	return atomic64_read(&rocectl_qp_ids);
 }
 
-/* An entry never inserted: nobody else can hold it. */
+/*
+ * An entry never inserted: nobody else can hold it, and it leaves no
+ * record (destroyed QPs' groups and ring): its QP is not gone.
+ */
 void rocectl_qp_discard(struct rocectl_qp *e)
 {
+	free_percpu(e->stats);
 	put_pid(e->owner);
 	kmem_cache_free(rocectl_qp_cache, e);
 }
@@ -910,12 +916,12 @@ static bool rocectl_qp_adopt(struct rocectl_dev *rdev, struct ib_qp *qp)
 	kfree(attr);
 	if (rocectl_qp_insert(rdev, e, false))
 		return true;
-	rocectl_qp_free(e);	/* created meanwhile: the hook has it */
+	rocectl_qp_discard(e);	/* created meanwhile: the hook has it */
 	return false;
 fail:
 	kfree(attr);
 	if (e)
-		rocectl_qp_free(e);
+		rocectl_qp_discard(e);
 	return false;
 }
 
@@ -951,6 +957,17 @@ static bool rocectl_qp_adopt_id(struct rocectl_dev *rdev, u32 id, u64 id0)
 }
 
 /*
+ * Test-only: while set, the scan of a device's QPs waits first (60 s at
+ * most), the hooks in, until a write clears it, so that a test creates
+ * QPs the scan then finds tracked already (the race it loses to the
+ * create hook, made to happen).
+ */
+static bool scan_hold;
+module_param(scan_hold, bool, 0644);
+MODULE_PARM_DESC(scan_hold,
+		 "test-only: each device's QP scan waits until this is cleared (60 s at most)");
+
+/*
  * QPs that existed before we did, from the device's client add callback.
  * Resource tracking indexes QPs by QPN, and the special QPs 0 and 1 of
  * each port by QPN | port << 24 (where the core knows their port at
@@ -961,10 +978,19 @@ static bool rocectl_qp_adopt_id(struct rocectl_dev *rdev, u32 id, u64 id0)
  */
 static void rocectl_qps_scan(struct rocectl_dev *rdev)
 {
-	u64 id0 = atomic64_read(&rocectl_qp_ids);
 	int total, found = 0;
 	u32 port, id;
+	u64 id0;
 
+	if (READ_ONCE(scan_hold)) {
+		unsigned long end = jiffies + 60 * HZ;
+
+		pr_info("%s: the QP scan waits for scan_hold\n",
+			rocectl_dev_name(rdev));
+		while (READ_ONCE(scan_hold) && time_before(jiffies, end))
+			msleep(20);
+	}
+	id0 = atomic64_read(&rocectl_qp_ids);
 	total = rocectl_restrack_count(rdev->ibdev, RDMA_RESTRACK_QP);
 	rdma_for_each_port(rdev->ibdev, port) {
 		found += rocectl_qp_adopt_id(rdev, port << 24, id0);

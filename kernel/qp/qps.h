@@ -22,7 +22,7 @@ struct rocectl_qp_info {
 	u32 qpn;
 	u8 type;
 	u8 state;
-	/* Flags in bits: the entry stays within its 216 bytes. */
+	/* Flags in bits: the entry stays within its 224 bytes. */
 	u8 kernel:1;
 	u8 has_path:1;		/* the fields from RTR on are valid */
 	u8 incomplete:1;	/* a QP verb was missed while it lived */
@@ -84,8 +84,8 @@ struct rocectl_qp {
 	bool counts;			/* the module counts this QP's packets */
 	bool tx_psn_valid;
 	bool rx_psn_valid;
-	/* The last storm detection's walk that met it (wd_blast.c). */
-	u16 blast_walk;
+	/* The last storm detection's walk that met it (wd_blast.c); 0 none. */
+	u64 blast_walk;
 	/* When the next qp_congestion event may fire. */
 	unsigned long cong_next;
 	struct rcu_head rcu;

@@ -14,16 +14,18 @@
  * Walks go a chunk of QPs at a time under RCU and reschedule between
  * chunks: a host's thousands of QPs hold no CPU for long.
  *
- * QPs created during the storm count too (an id past the detection's),
- * and so do QPs destroyed during it: on a counting device each destroyed
- * QP leaves a record with its final bytes (qp_departed.c), read at each
- * poll while the storm lasts. Records are read only between walks: a QP
- * a walk saw alive and whose record is read later is not seen by the
- * next walk, so no QP counts twice. A QP that lived at the detection
- * counts its final bytes only if the detection's walk saw it (its
- * blast_walk stamp), as its bytes then are in the base.
+ * The detection's walk stamps the QPs it groups (blast_walk). A QP it
+ * did not stamp counts as one created during the storm, from its first
+ * byte: one created since (an id past the detection's), or one that had
+ * no path then (INIT, no priority, no bytes) and connected since. QPs
+ * destroyed during the storm count too: on a counting device each
+ * destroyed QP leaves a record with its final bytes and its stamp
+ * (qp_departed.c), read at each poll while the storm lasts. Records are
+ * read only between walks: a QP a walk saw alive and whose record is
+ * read later is not seen by the next walk, so no QP counts twice.
  */
 #include <linux/jiffies.h>
+#include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
@@ -40,8 +42,39 @@
 /* QPs walked between two reschedules. */
 #define ROCECTL_WD_BLAST_CHUNK	256
 
-/* The detections' walks, under rtnl_lock; 0 is an entry never walked. */
-static u16 rocectl_wd_blast_walks;
+/*
+ * The detections' walks, under rtnl_lock, from 1: a stamp 0 is an entry
+ * never walked. 64 bits never wrap, so a stamp below a detection's walk
+ * is one from before it, however many storms there were.
+ */
+static u64 rocectl_wd_blast_walks;
+
+/*
+ * Test-only: N written counts N more detections' walks, as if that many
+ * storms had been detected, so that a test reaches counts a host takes
+ * years of storms to reach.
+ */
+static int rocectl_wd_blast_skip_set(const char *val,
+				     const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err = kstrtouint(val, 0, &n);
+
+	if (err)
+		return err;
+	rtnl_lock();
+	rocectl_wd_blast_walks += n;
+	rtnl_unlock();
+	return 0;
+}
+
+static const struct kernel_param_ops rocectl_wd_blast_skip_ops = {
+	.set = rocectl_wd_blast_skip_set,
+};
+
+module_param_cb(blast_walks_skip, &rocectl_wd_blast_skip_ops, NULL, 0200);
+MODULE_PARM_DESC(blast_walks_skip,
+		 "test-only: N written counts N more storm detections' walks without storms");
 
 /*
  * Bytes in the paused direction: a received-pause storm freezes what we
@@ -104,7 +137,8 @@ static void rocectl_wd_blast_qp(struct rocectl_wd_blast *b, bool detect,
 		pp->base += bytes;
 		return;
 	}
-	if (e->id > b->id_mark) {	/* created during the storm */
+	/* Not in the detection's base: created or connected since. */
+	if (e->id > b->id_mark || READ_ONCE(e->blast_walk) < b->walk) {
 		if (!pp)
 			pp = rocectl_wd_blast_add(b, pid, comm, info->cgroup);
 		b->qps++;
@@ -147,7 +181,7 @@ static void rocectl_wd_blast_walk(struct rocectl_wd *w, int dir, int prio,
 	do {
 		seen = 0;
 		rcu_read_lock();
-		rdev = rocectl_dev_by_port_netdev_rcu(w->ifindex);
+		rdev = rocectl_dev_by_port_netdev_rcu(w->ndev);
 		if (!rdev) {
 			rcu_read_unlock();
 			break;
@@ -197,7 +231,7 @@ static void rocectl_wd_blast_fold(struct rocectl_wd_blast *b, int dir, int prio,
 		return;
 	bytes = rocectl_wd_blast_bytes(r->tx_bytes, r->rx_bytes, dir);
 	pp = rocectl_wd_blast_find(b, r->pid, r->comm);
-	if (r->id > b->id_mark) {
+	if (r->id > b->id_mark || r->blast_walk < b->walk) {
 		if (!pp)
 			pp = rocectl_wd_blast_add(b, r->pid, r->comm, r->cgroup);
 		b->qps_gone++;
@@ -207,7 +241,7 @@ static void rocectl_wd_blast_fold(struct rocectl_wd_blast *b, int dir, int prio,
 		}
 		pp->qps_gone++;
 		pp->gone += bytes;
-	} else if (pp && (s16)(r->blast_walk - b->walk) >= 0) {
+	} else if (pp) {
 		pp->gone += bytes;	/* its bytes then are in the base */
 	}
 }
@@ -225,7 +259,7 @@ static void rocectl_wd_blast_departed(struct rocectl_wd *w, int dir, int prio,
 	if (!w->ndev || !b->counted)
 		return;
 	rcu_read_lock();
-	rdev = rocectl_dev_by_port_netdev_rcu(w->ifindex);
+	rdev = rocectl_dev_by_port_netdev_rcu(w->ndev);
 	while (rdev && rdev->counts &&
 	       (n = rocectl_departed_read(&rdev->departed, &b->departed_at,
 					  r, ARRAY_SIZE(r), &b->lost))) {
@@ -253,13 +287,11 @@ void rocectl_wd_blast_detect(struct rocectl_wd *w, int dir, int prio)
 	}
 	memset(b, 0, sizeof(*b));
 	b->live = true;
-	if (!++rocectl_wd_blast_walks)
-		rocectl_wd_blast_walks++;
-	b->walk = rocectl_wd_blast_walks;
+	b->walk = ++rocectl_wd_blast_walks;
 	/* Before the walk: a QP made during it is one made after it began. */
 	b->id_mark = rocectl_qp_id_last();
 	rcu_read_lock();
-	rdev = rocectl_dev_by_port_netdev_rcu(w->ifindex);
+	rdev = w->ndev ? rocectl_dev_by_port_netdev_rcu(w->ndev) : NULL;
 	if (rdev && rdev->counts)
 		b->departed_at = rocectl_departed_head(&rdev->departed);
 	rcu_read_unlock();

@@ -39,7 +39,7 @@ struct rocectl_wd_blast {
 	u32 n;			/* entries of p[] in use */
 	bool live;		/* the storm goes on: walked while it does */
 	bool counted;		/* the module counts its device's bytes */
-	u16 walk;		/* the detection's walk (rocectl_qp's blast_walk) */
+	u64 walk;		/* the detection's walk (rocectl_qp's blast_walk) */
 	u64 id_mark;		/* QPs made after the detection: a greater id */
 	u64 departed_at;	/* the device's destroyed QPs read up to */
 	u64 lost;		/* destroyed QPs' bytes lost: read too late */

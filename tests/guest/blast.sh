@@ -10,7 +10,7 @@
 # A hardware device's QPs (simrdma's, whose packets the module never sees)
 # get their priority and are named too, without bytes.
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 14
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 EV=$W/ev.json
@@ -186,6 +186,100 @@ cb=$(blast ".affected[] | select(.pid == $C) | .bytes")
 check_eq "$(blast ".affected[] | select(.pid == $A) | .bytes")" 0 "A idle during this storm"
 check_eq "$(ev restore 3 '[.affected[] | .pid]')" "[$C,$A]" "the restore event names C too"
 log_test "a storm counts the QPs created during it: a process gone before the restore is named with its bytes"
+
+# --- QPs that exist at the detection without a path, and connect during the storm --------
+# D's one QP and E's second wait in INIT (no path, so no priority) through
+# the detection; E's first is connected and idle. Both connect, send and are
+# destroyed during the storm: each QP counted once, with the bytes
+# qptraffic sent over it, and D named although the detection could not.
+storm_init_qps() {
+	local nd nr D E sd se db eb pl
+	rm -f "$W/go_d" "$W/go_e"
+	"$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 1 -m 100 -s 4096 --tos 104 -T 60 \
+		--connect-after "$W/go_d" > "$W/d.json" 2> "$W/d.err" &
+	D=$!
+	"$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 2 -m 100 -s 4096 --tos 104 -T 60 \
+		--connect-after "$W/go_e" > "$W/e.json" 2> "$W/e.err" &
+	E=$!
+	# rdma(8)'s resource listing, the reference for the QPs' states.
+	pl="[.[] | select(.ifname == \"rxe0\" and (.pid == $D or .pid == $E)) | [.pid, .state]] | sort"
+	busywait 20000 eval '[ "$(rdma -j resource show qp | jq -c "$pl")" = "$(echo "[[$D,\"INIT\"],[$E,\"INIT\"],[$E,\"RTS\"]]" | jq -c sort)" ]' ||
+		{ fail "D's and E's QPs not INIT, INIT and RTS: $(rdma -j resource show qp | jq -c "$pl") $(cat "$W/d.err" "$W/e.err")"; return; }
+	nd=$(($(nev detect 3) + 1)); nr=$(($(nev restore 3) + 1))
+	storm sim0 3 1000
+	busywait 10000 eval '[ "$(nev detect 3)" = $nd ]' || { fail "no detection $nd on 3"; return; }
+	check_eq "$(ev detect 3 '[.affected_qps, [.affected[] | [.pid, .qps]]]')" "[3,[[$A,2],[$E,1]]]" \
+		"detect: A's two QPs and E's connected one, no QP without a path"
+	touch "$W/go_d" "$W/go_e"
+	wait $D || { fail "D's traffic: $(cat "$W/d.err")"; return; }
+	wait $E || { fail "E's traffic: $(cat "$W/e.err")"; return; }
+	sd=$(jq .bytes "$W/d.json"); se=$(jq .bytes "$W/e.json")
+	storm sim0 3 0
+	busywait 30000 eval '[ "$(nev restore 3)" = $nr ]' || { fail "no restore $nr on 3"; return; }
+	rc -j watchdog stats dev sim0 > "$W/st3.json"
+	blast3() { jq -c ".[0].prios[] | select(.prio == 3 and .direction == \"rx\") | $1" "$W/st3.json"; }
+	check_eq "$(blast3 '[.affected_qps, .affected_procs, ([.affected[] | [.pid, .qps]] | sort)]')" \
+		"[5,3,$(echo "[[$A,2],[$D,1],[$E,2]]" | jq -c sort)]" "each QP once, D named"
+	db=$(blast3 ".affected[] | select(.pid == $D) | .bytes")
+	eb=$(blast3 ".affected[] | select(.pid == $E) | .bytes")
+	# Its own bytes, once: more only by what rxe sent again.
+	[ "$sd" -gt 0 ] && [ "${db:-0}" -ge "$sd" ] && [ "${db:-0}" -lt $((2 * sd)) ] ||
+		fail "D sent $sd bytes by its own count, the storm names ${db:-none}"
+	[ "$se" -gt 0 ] && [ "${eb:-0}" -ge "$se" ] && [ "${eb:-0}" -lt $((2 * se)) ] ||
+		fail "E sent $se bytes by its own count, the storm names ${eb:-none}"
+	check_eq "$(blast3 ".affected[] | select(.pid == $A) | .bytes")" 0 "A idle during this storm"
+}
+storm_init_qps
+log_test "a QP without a path at the detection that connects, sends and is gone during the storm: counted once with its bytes, its process named"
+
+# Past 32,768 storm detections (a test-only parameter counts them without
+# storms): the same storm counts the same.
+echo 40000 > /sys/module/rocectl/parameters/blast_walks_skip ||
+	fail "blast_walks_skip"
+storm_init_qps
+log_test "past 32,768 detections a storm counts the same QPs and bytes"
+
+# --- a storm on a netdev that moved namespace walks its own device -----------------------
+# srd1 (simrdma) over sim2 has two QPs on priority 3; a storm there is held
+# (forward, the driver refusing to set PFC back, so the watch follows sim2)
+# while sim2 moves into a namespace where its ifindex is sim0's, rxe0's
+# port here (ip(8) says which). srd1 goes with its netdev (rdma(8) says
+# so); G then connects on rxe0's priority 3. The storm's walks look for
+# sim2's own device: its restore names srd1's two QPs alone.
+simrdma_dev srd1 sim2 || fail "simrdma srd1 over sim2"
+echo "create 2" > "$SRD/srd1/qps" && echo "modify all rtr 104" > "$SRD/srd1/qps" ||
+	fail "srd1's QPs to RTR"
+comm=$(rc -j qp show dev srd1 | jq -r '[.[] | select(.type == "RC") | .comm] | unique | .[]')
+sev() { jq -s -c "[.[] | select(.ifname == \"sim2\" and .event == \"$1\")] | $2" "$EV"; }
+rc watchdog set dev sim2 prio 3 action forward detect 100 restore 8000 interval 10 || fail "watch sim2"
+nd=$(($(sev detect length) + 1)); nr=$(($(sev restore length) + 1))
+storm sim2 3 1000
+busywait 10000 eval '[ "$(sev detect length)" = $nd ]' || fail "no detection on sim2"
+check_eq "$(sev detect 'last | .prios[0] | [.affected_qps, [.affected[] | .comm]]')" "[2,[\"$comm\"]]" \
+	"detect: srd1's two QPs"
+echo -1 > "$SIM/sim2/fail_setpfc"
+s0=$(cat /sys/class/net/sim0/ifindex); s2=$(cat /sys/class/net/sim2/ifindex)
+ip netns add blast3
+# sim2's ifindex taken there, and every one below sim0's: it gets sim0's.
+ip -n blast3 link add bd0 index "$s2" type dummy
+for i in $(seq 2 $((s0 - 1))); do ip -n blast3 link add "bd$i" type dummy; done
+ip link set sim2 netns blast3 && ip -n blast3 link set sim2 up || fail "sim2 into a namespace"
+check_eq "$(ip -n blast3 -j link show sim2 | jq '.[0].ifindex')" "$s0" "sim2's ifindex there: sim0's here"
+busywait 10000 eval '! rdma dev show srd1 > /dev/null 2>&1' || fail "srd1 stays without sim2"
+"$QPT" pair -d rxe0 -D rxe1 -g "$gid" -n 1 -m 10 -s 4096 --tos 104 -T 60 --hold \
+	> "$W/g.json" 2> "$W/g.err" &
+G=$!
+busywait 20000 test -s "$W/g.json" || fail "G's traffic: $(cat "$W/g.err")"
+echo 0 > "$SIM/sim2/fail_setpfc"
+echo "3 0" > "$SIM/sim2/rx_storm"
+busywait 30000 eval '[ "$(sev restore length)" = $nr ]' || fail "no restore on sim2"
+check_eq "$(sev restore 'last | .prios[0] | [.affected_qps, [.affected[] | .comm]]')" "[2,[\"$comm\"]]" \
+	"restore: srd1's two QPs, none of rxe0's"
+kill $G 2>/dev/null; wait $G 2>/dev/null
+ip -n blast3 link set sim2 netns 1 && ip link set sim2 up || fail "sim2 back"
+ip netns del blast3
+rc watchdog del dev sim2 > /dev/null 2>&1
+log_test "a storm on a netdev that moved namespace walks its own device, not the one its new ifindex names here"
 
 kill $A $B 2>/dev/null
 wait $A $B 2>/dev/null

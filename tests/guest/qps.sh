@@ -4,7 +4,7 @@
 # its soft-RoCE counters, checked against real RDMA traffic, rxe's own port
 # counters, rdma(8), tracepoints and a CE-marking path.
 . "$(dirname "$0")/lib.sh"
-plan 11
+plan 12
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 
@@ -269,6 +269,62 @@ r = s.request(CMD_QP_GET, attr_str(A_DEV_NAME, "rxe0") + attr_u32(A_QP_NUM, 1))
 assert r.error == 0 and r.messages, vars(r)
 PY
 log_test "bad input: unknown device or QPN, out-of-range values, malformed attributes"
+
+# --- the load-time scan losing the race to the create hook --------------------------
+# scan_hold (test-only) holds rxe0's scan at load with the hooks in: a
+# pair created and connected meanwhile is tracked by the hooks, then found
+# by the scan too. The scan's own entries go unrecorded: no destroyed QP
+# while the pair lives, exactly its two once it is gone.
+# retired_qps: the QPs of rxe0's destroyed group of qptraffic (0: none).
+retired_qps() {
+	python3 - <<'PY'
+import errno, os, struct, sys
+sys.path.insert(0, os.environ["ROOT"] + "/tests/tools")
+from nlraw import GenlSocket, attr_str, attr_u32, spec
+sp = spec()
+A = {a: sp.attr(a) for a in ("dev-name", "qp-port", "qp-comm", "qp-retired-qps")}
+r = GenlSocket().request(sp.cmd("qp-retired-get"), attr_str(A["dev-name"], "rxe0") +
+                         attr_u32(A["qp-port"], 1) + attr_str(A["qp-comm"], "qptraffic"))
+if r.error == errno.ENOENT:
+    print(0)
+else:
+    assert r.error in (0, None) and len(r.messages) == 1, (r.error, r.msg)
+    print(struct.unpack("=Q", dict(r.messages[0][1])[A["qp-retired-qps"]])[0])
+PY
+}
+module_unload || fail "unload"
+# The pair's process opens rxe0 first: while the scan holds the device's
+# client add, a process starting then connected nothing before the scan
+# was over; one that has the device open creates and connects QPs.
+"$QPT" pair -d rxe0 -g 1 -n 1 -m 10 -T 60 --create-after "$W/go_create" --hold \
+	> "$W/pair.json" 2> "$W/pair.err" &
+HOLDER=$!
+busywait 20000 eval 'ls -l /proc/$HOLDER/fd | grep -q uverbs' || fail "qptraffic did not open rxe0"
+insmod "$MODULE" scan_hold=1 &
+LOADER=$!
+if busywait 20000 eval 'dmesg | grep -q "rxe0: the QP scan waits for scan_hold"'; then
+	# Connected while the scan is held: the race made to happen.
+	touch "$W/go_create"
+	busywait 50000 test -s "$W/pair.json" || fail "qptraffic: $(cat "$W/pair.err")"
+	echo 0 > /sys/module/rocectl/parameters/scan_hold
+	wait $LOADER || fail "insmod with scan_hold"
+	pair="[.[] | select(.pid == $HOLDER and .state == \"RTS\")] | length"
+	check_eq "$(rdma -j resource show qp | jq "[.[] | select(.ifname == \"rxe0\")] | $pair")" 2 \
+		"rdma: the pair's two QPs in RTS"
+	check_eq "$(rc -j qp show dev rxe0 | jq "$pair")" \
+		"$(rdma -j resource show qp | jq "[.[] | select(.ifname == \"rxe0\")] | $pair")" \
+		"the pair's QPs in RTS: rocectl against rdma"
+	# A record would come from an RCU callback: given 5 s to show.
+	busywait 5000 eval '[ "$(retired_qps)" != 0 ]'
+	check_eq "$(retired_qps)" 0 "no destroyed QP while the pair lives"
+	release_hold
+	busywait 10000 eval '[ "$(retired_qps)" -ge 2 ]'
+	check_eq "$(retired_qps)" 2 "the pair's two QPs destroyed, once each"
+else
+	fail "the scan did not wait: $(dmesg | tail -n 3)"
+	wait $LOADER
+fi
+log_test "the load-time scan that loses the race to the create hook records no destroyed QP"
 
 kmsg_check
 rm -rf "$W"

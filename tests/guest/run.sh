@@ -62,6 +62,8 @@ for s in $SCENARIOS; do
 	limit=${SCENARIO_TIMEOUT:-300}
 	# races: four races of RACE_SECONDS each, and their checks.
 	[ "$s" = races ] && limit=$((limit + 4 * ${RACE_SECONDS:-60}))
+	# blast: seven storms, most of them restored 8 s after they end.
+	[ "$s" = blast ] && limit=$((limit + 120))
 	# soak: SOAK_SECONDS of it, then 10,000 scrapes.
 	[ "$s" = soak ] && limit=$((limit + ${SOAK_SECONDS:-300} + 1800))
 	sc=$out/scenarios/$s.tap

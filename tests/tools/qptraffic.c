@@ -9,7 +9,8 @@
  *
  *   qptraffic pair  -d DEV [-D DEV2] [-g GIDIDX] [-n PAIRS] [-m MSGS]
  *                   [-s SIZE] [--op send|write] [--tos TOS]
- *                   [--hold | --fork-hold] [--start-after FILE] [-T SECONDS]
+ *                   [--hold | --fork-hold] [--start-after FILE]
+ *                   [--connect-after FILE] [--create-after FILE] [-T SECONDS]
  *   qptraffic many  -d DEV -n COUNT [--state reset|init|rts] [-g GIDIDX]
  *                   [--hold] [-T SECONDS]
  *   qptraffic churn -d DEV -t SECONDS [-b BATCH]
@@ -79,6 +80,8 @@ struct opts {
 	unsigned int batch;
 	unsigned int timeout;	/* -T: deadline for completions */
 	const char *start_after;	/* pair: connected, wait for this file */
+	const char *connect_after;	/* pair: the last pair in INIT until this file */
+	const char *create_after;	/* pair: devices open, no QP until this file */
 	const char *how;	/* fail: how the QP fails */
 	bool every_cpu;		/* fail retry: a poller on each CPU */
 	unsigned int retry_cnt;	/* RTS: transport retries (fail retry: 1) */
@@ -155,7 +158,8 @@ static void print_help(FILE *f)
 {
 	fputs("usage: qptraffic pair  -d DEV [-D DEV2] [-g GIDIDX] [-n PAIRS] [-m MSGS] [-s SIZE]\n"
 	      "                       [--op send|write] [--tos TOS] [--hold | --fork-hold] [-T SECONDS]\n"
-	      "                       [--start-after FILE]\n"
+	      "                       [--start-after FILE] [--connect-after FILE]\n"
+	      "                       [--create-after FILE]\n"
 	      "       qptraffic many  -d DEV -n COUNT [--state reset|init|rts] [-g GIDIDX] [--hold]\n"
 	      "                       [-T SECONDS]\n"
 	      "       qptraffic churn -d DEV -t SECONDS [-b BATCH]\n"
@@ -168,6 +172,10 @@ static void print_help(FILE *f)
 	      "--fork-hold: a child keeps them until SIGTERM/SIGINT; the creator exits.\n"
 	      "--start-after FILE: the QPs connected, move nothing until FILE exists\n"
 	      "(within -T), so that a test can act between the QPs' creation and their traffic.\n"
+	      "--connect-after FILE: the last pair's QPs wait in INIT (no path yet) until FILE\n"
+	      "exists (within -T), the others connected, then it connects and all move.\n"
+	      "--create-after FILE: the devices open (PD, CQ, MR), no QP until FILE exists\n"
+	      "(within -T).\n"
 	      "fail: one connected pair whose first QP fails: --how modify moves it to ERR,\n"
 	      "--how retry destroys its peer and writes to it with retry_cnt 1 until the\n"
 	      "transport gives up (the completion's status is printed); then one more\n"
@@ -961,6 +969,8 @@ static int cmd_pair(const struct opts *o)
 		errmsg("out of memory");
 		goto out;
 	}
+	if (o->create_after && wait_for_file(o->create_after, o->timeout))
+		goto out;
 	for (i = 0; i < o->pairs; i++) {
 		struct pair *p = &t.pairs[i];
 
@@ -970,6 +980,18 @@ static int cmd_pair(const struct opts *o)
 		p->b = create_qp(t.b.name, t.b.pd, t.b.cq, 1, t.depth);
 		if (!p->b)
 			goto out;
+		if (o->connect_after && i == o->pairs - 1) {
+			/* INIT, its path set once the file exists. */
+			if (qp_to_init(t.a.name, p->a) || qp_to_init(t.b.name, p->b) ||
+			    wait_for_file(o->connect_after, o->timeout) ||
+			    qp_to_rtr(t.a.name, p->a, p->b->qp_num, &t.b.gid, o->gid_index,
+				      o->tos, t.mtu) ||
+			    qp_to_rtr(t.b.name, p->b, p->a->qp_num, &t.a.gid, o->gid_index,
+				      o->tos, t.mtu) ||
+			    qp_to_rts(t.a.name, p->a, o) || qp_to_rts(t.b.name, p->b, o))
+				goto out;
+			continue;
+		}
 		if (connect_qp(t.a.name, p->a, p->b->qp_num, &t.b.gid, o, t.mtu) ||
 		    connect_qp(t.b.name, p->b, p->a->qp_num, &t.a.gid, o, t.mtu))
 			goto out;
@@ -1406,7 +1428,7 @@ static int cmd_rate(const struct opts *o)
 /* --- command line -------------------------------------------------------------------- */
 
 enum { OPT_OP = 256, OPT_TOS, OPT_HOLD, OPT_FORK_HOLD, OPT_STATE, OPT_START_AFTER, OPT_HOW,
-       OPT_EVERY_CPU };
+       OPT_EVERY_CPU, OPT_CONNECT_AFTER, OPT_CREATE_AFTER };
 
 static const struct option pair_lopts[] = {
 	{ "op", required_argument, NULL, OPT_OP },
@@ -1414,6 +1436,8 @@ static const struct option pair_lopts[] = {
 	{ "hold", no_argument, NULL, OPT_HOLD },
 	{ "fork-hold", no_argument, NULL, OPT_FORK_HOLD },
 	{ "start-after", required_argument, NULL, OPT_START_AFTER },
+	{ "connect-after", required_argument, NULL, OPT_CONNECT_AFTER },
+	{ "create-after", required_argument, NULL, OPT_CREATE_AFTER },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -1542,6 +1566,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_START_AFTER:
 			o.start_after = optarg;
+			break;
+		case OPT_CONNECT_AFTER:
+			o.connect_after = optarg;
+			break;
+		case OPT_CREATE_AFTER:
+			o.create_after = optarg;
 			break;
 		case OPT_FORK_HOLD:
 			o.fork_hold = true;
