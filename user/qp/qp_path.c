@@ -7,11 +7,14 @@
  * CNP and retransmission counters.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/attrs.h"
 #include "lib/errors.h"
@@ -294,11 +297,21 @@ static void print_qp(const struct qp_path *p, const struct path_qp *q)
 	out_nl();
 }
 
+/* Runs at once take turns: the rate is the host's, not each run's. */
+#define PATH_LOCK	"/run/rocectl-qp-path.lock"
+
 int qp_path_run(struct qp_path *p)
 {
+	int lock = open(PATH_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	size_t i, j;
 	int err = EXIT_OK;
 
+	if (lock < 0 || flock(lock, LOCK_EX)) {
+		pr_err("Error: %s: %s.\n", PATH_LOCK, strerror(errno));
+		if (lock >= 0)
+			close(lock);
+		return EXIT_FAILED;
+	}
 	srand48(mono_ns());
 	for (i = 0; i < p->n && !err; i++) {
 		struct path_qp *q = &p->q[i];
@@ -313,6 +326,7 @@ int qp_path_run(struct qp_path *p)
 		if (q->group == i && trace(p, q))
 			err = EXIT_FAILED;
 	}
+	close(lock);
 	out_begin_list();
 	for (i = 0; i < p->n; i++)
 		print_qp(p, &p->q[i]);
