@@ -44,6 +44,20 @@ link() {
 	else in_ns "$1" ip addr add "$3" dev "$2"; in_ns "$1" ip link set "$2" up; fi
 	if [ "$4" = - ]; then ip addr add "$6" dev "$5"; ip link set "$5" up
 	else in_ns "$4" ip addr add "$6" dev "$5"; in_ns "$4" ip link set "$5" up; fi
+	# Permanent neighbours: a burst of RoCE before ARP resolves overflows
+	# the neighbour's queue, and rdma_rxe fails to send ("Failed sending
+	# ACK") and errors the QP.
+	pin "$1" "$2" "${6%/*}" "$(mac "$4" "$5")" && pin "$4" "$5" "${3%/*}" "$(mac "$1" "$2")"
+}
+
+mac() {	# mac NS IF
+	if [ "$1" = - ]; then cat "/sys/class/net/$2/address"
+	else in_ns "$1" cat "/sys/class/net/$2/address"; fi
+}
+
+pin() {	# pin NS IF ADDR LLADDR
+	if [ "$1" = - ]; then ip neigh replace "$3" lladdr "$4" dev "$2" nud permanent
+	else in_ns "$1" ip neigh replace "$3" lladdr "$4" dev "$2" nud permanent; fi
 }
 
 router() {
@@ -87,7 +101,8 @@ log_test "$T1"
 # --- traffic, captured in each spine ---------------------------------------------------
 CAP=()
 for s in 1 2; do
-	in_ns fp_spine$s timeout 300 tcpdump -Z root -U -n -i s${s}a -w "$W/spine$s.pcap" \
+	# ip execs timeout: $! is its pid, and it passes SIGTERM on to tcpdump.
+	ip netns exec fp_spine$s timeout 300 tcpdump -Z root -U -n -i s${s}a -w "$W/spine$s.pcap" \
 		"udp dst port 4791 and src host $A" > /dev/null 2> "$W/tcpdump$s.err" &
 	CAP+=($!)
 done
@@ -98,14 +113,23 @@ g0=$(gid_index rxe0 $A); g1=$(gid_index rxe1 $B)
 [ "$g0" = "$g1" ] || fail "GID indexes differ: rxe0 $g0, rxe1 $g1"
 before=$(rxe_errors)
 echo "$before" > "$W/errors.json"
-timeout -k 5 300 "$QPT" pair -d rxe0 -D rxe1 -g "${g0:-1}" -n $PAIRS -m 60 -s 4096 -T 120 --hold \
+timeout -k 5 900 "$QPT" pair -d rxe0 -D rxe1 -g "${g0:-1}" -n $PAIRS -m 100 -s 1024 -T 120 --hold \
 	> "$W/pairs.json" 2> "$W/pairs.err" < /dev/null &
 HOLDER=$!
 busywait 150000 test -s "$W/pairs.json" || fail "qptraffic: $(head -c 300 "$W/pairs.err")"
 echo "# $SECONDS s: traffic done: $(head -c 300 "$W/pairs.json")"
 # The capture's last packets written, then it stops.
 sleep 1
-kill -INT "${CAP[@]}"; wait "${CAP[@]}"
+kill "${CAP[@]}"
+# gone CAP...: each ended (a zombie until waited for).
+gone() {
+	local p st
+	for p in "$@"; do
+		st=$(cat "/proc/$p/stat" 2> /dev/null) || continue
+		[[ $st =~ \)\ Z ]] || return 1
+	done
+}
+if busywait 20000 gone "${CAP[@]}"; then wait "${CAP[@]}"; else fail "the captures did not stop"; fi
 declare -A SPINE_OF	# source port -> the spine a capture saw it cross
 for s in 1 2; do
 	while read -r sp; do
