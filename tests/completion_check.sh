@@ -157,7 +157,7 @@ expect "rocectl help "
 result "global options and objects, by prefix"
 
 expect "rocectl dev " show stats help
-expect "rocectl qp " show stats errors counters help
+expect "rocectl qp " show stats errors path counters help
 expect "rocectl qp c" counters
 expect "rocectl qp counters " show bind unbind follow optional help
 expect "rocectl q c " show bind unbind follow optional help	# abbreviated object and command
@@ -180,6 +180,9 @@ expect "rocectl qp stats " $FILTER sort watch
 expect "rocectl qp stats watch " $FILTER sort count
 expect "rocectl qp stats watch 0.5 " $FILTER sort count
 expect "rocectl qp errors " dev
+expect "rocectl qp path " $FILTER rate max-hops wait
+expect "rocectl qp path rate 5 " dev qpn pid port type state pod namespace max-hops wait
+expect "rocectl qp path type " RC UC UD GSI SMI RAW_PACKET XRC_INI XRC_TGT DRIVER devx
 expect "rocectl qp errors dev rxe0 "
 expect "rocectl watchdog set " ${WD_SET/port /}	# port once dev is given
 expect "rocectl watchdog set dev eth0 " ${WD_SET/dev /}

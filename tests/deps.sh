@@ -40,7 +40,7 @@ set -eu
 PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 xz-utils
 	busybox-static cpio kmod iproute2 procps
-	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq ethtool
+	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq ethtool traceroute tcpdump
 	dkms openssl udev systemd man-db groff-base
 	libmicrohttpd-dev libsystemd-dev curl prometheus prometheus-node-exporter bpftrace
 	flex bison bc libelf-dev libssl-dev debootstrap python3-yaml python3-jsonschema"

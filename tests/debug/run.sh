@@ -55,7 +55,9 @@ cd "$ROOT" || exit 1
 # churn under dumps and unloads under traffic races drives (its exact CE
 # count and 2000-QP burst run in every normal lane). Left to "all": install
 # (DKMS and udev), qp_counters (the RDMA core's own netlink), simnic and
-# qptraffic (the test tools' self-tests), check, and reconcile: this
+# qptraffic (the test tools' self-tests), check, fabric_path (the tool's probes and
+# router namespaces: no kernel path of the module that qps and rxe_sender
+# do not drive), and reconcile: this
 # kernel sends too slowly to congest its 40 Mbit/s bottleneck (RED marks
 # nothing; the counts still match tc exactly), and a bottleneck slow
 # enough holds skbs in its queue past rdma_rxe's QP clean-up, whose

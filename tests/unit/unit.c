@@ -33,6 +33,7 @@
 #include "qp_counters_test.h"
 #include "qp_follow_test.h"
 #include "qp_sport_test.h"
+#include "path_plan_test.h"
 #include "qp_type_test.h"
 #include "wd_judge_test.h"
 #include "workload_test.h"
@@ -521,6 +522,7 @@ int main(void)
 	workload_tests(report);
 	metrics_workloads_tests(report);
 	qp_sport_tests(report);
+	path_plan_tests(report);
 	prom_tests(report);
 	metrics_sums_tests(report);
 	failed += mlx5_tests();

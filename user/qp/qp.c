@@ -25,6 +25,7 @@
 #include "qp_errors.h"
 #include "qp_fields.h"
 #include "qp_hw_cong.h"
+#include "qp_path.h"
 #include "qp_sport.h"
 #include "workload.h"
 
@@ -56,7 +57,11 @@ struct qp_filter {
 	bool watch;
 	unsigned int interval_ms;
 	unsigned int count;	/* watch rounds, 0: until interrupted */
+	struct qp_path_opts path;	/* qp path's keywords */
 };
+
+/* Which command's filter: each takes its own keywords after the common ones. */
+enum qp_cmd_kind { QP_CMD_SHOW, QP_CMD_STATS, QP_CMD_PATH };
 
 static int parse_u32_arg(struct rocectl *rc, const char *what, uint32_t max,
 			 uint32_t *v)
@@ -91,15 +96,21 @@ static int parse_named_arg(struct rocectl *rc, const char *what,
 	return EXIT_USAGE;
 }
 
-static int parse_filter(struct rocectl *rc, struct qp_filter *f, bool stats)
+static int parse_filter(struct rocectl *rc, struct qp_filter *f, enum qp_cmd_kind kind)
 {
+	static const char *const cmd_names[] = { "show", "stats", "path" };
+	bool stats = kind == QP_CMD_STATS;
 	const char *w;
 	uint32_t v;
 	int err = EXIT_OK;
 
 	memset(f, 0, sizeof(*f));
 	f->interval_ms = 1000;
+	qp_path_opts_default(&f->path);
 	while (!err && (w = arg_next(rc))) {
+		if (kind == QP_CMD_PATH && (err = qp_path_keyword(rc, w, &f->path)) >= 0)
+			continue;
+		err = EXIT_OK;
 		if (!strcmp(w, "dev")) {
 			f->dev = arg_next(rc);
 			err = check_dev_name(f->dev, "an RDMA device");
@@ -156,7 +167,7 @@ static int parse_filter(struct rocectl *rc, struct qp_filter *f, bool stats)
 			f->count = v;
 		} else {
 			pr_err("Error: unknown qp %s argument \"%s\": try \"rocectl qp help\".\n",
-				stats ? "stats" : "show", w);
+				cmd_names[kind], w);
 			err = EXIT_USAGE;
 		}
 	}
@@ -239,7 +250,7 @@ static int qp_show(struct rocectl *rc)
 {
 	struct qp_filter f;
 	struct qp_show_ctx ctx = { rc, &f, false };
-	int err = parse_filter(rc, &f, false);
+	int err = parse_filter(rc, &f, QP_CMD_SHOW);
 	struct qp_sport_hw hw;
 
 	if (!err)
@@ -254,6 +265,55 @@ static int qp_show(struct rocectl *rc)
 	out_end_list();
 	qp_fields_sport_hw(NULL);
 	qp_sport_hw_free(&hw);
+	return err;
+}
+
+/* --- qp path: each QP's hops (qp_path.c) ------------------------------- */
+
+struct qp_path_ctx {
+	const struct qp_filter *f;
+	struct qp_path *path;
+	const struct qp_sport_hw *hw;
+};
+
+static int qp_path_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	struct qp_path_ctx *ctx = data;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM])
+		return MNL_CB_OK;
+	if (!qp_filter_keeps(ctx->f, tb))
+		return MNL_CB_OK;
+	return qp_path_add(ctx->path, tb, ctx->hw) ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+static int qp_path_cmd(struct rocectl *rc)
+{
+	struct qp_filter f;
+	int err = parse_filter(rc, &f, QP_CMD_PATH);
+	struct qp_sport_hw hw;
+	struct qp_path_ctx ctx = { &f, NULL, &hw };
+
+	if (err)
+		return err;
+	/* It sends packets from the QPs' own addresses and ports. */
+	if (geteuid()) {
+		pr_err("Error: qp path sends probes from the QPs' addresses and ports: root only.\n");
+		return EXIT_FAILED;
+	}
+	err = rocectl_connect(rc);
+	if (err)
+		return err;
+	ctx.path = qp_path_new(&f.path);
+	if (!ctx.path)
+		return EXIT_FAILED;
+	qp_sport_hw_read(&rc->nl, &hw);
+	err = nl_run(&rc->nl, qp_request(rc, &f), qp_path_cb, &ctx);
+	if (!err)
+		err = qp_path_run(ctx.path);
+	qp_sport_hw_free(&hw);
+	qp_path_free(ctx.path);
 	return err;
 }
 
@@ -507,7 +567,7 @@ static int qp_stats(struct rocectl *rc)
 	struct qp_rows rows = { 0 };
 	struct qpc_list hw = { 0 };
 	struct qp_filter f;
-	int err = parse_filter(rc, &f, true);
+	int err = parse_filter(rc, &f, QP_CMD_STATS);
 	size_t i;
 
 	if (!err)
@@ -546,6 +606,7 @@ static int qp_help(struct rocectl *rc)
 	printf("Usage: rocectl qp show [ FILTER ]\n"
 	       "       rocectl qp stats [ FILTER ] [ sort COUNTER ] [ watch [ SECONDS ] [ count N ] ]\n"
 	       "       rocectl qp errors [ dev DEV ]\n"
+	       "       rocectl qp path [ FILTER ] [ rate N ] [ max-hops N ] [ wait MS ]\n"
 	       "%s"
 	       "FILTER := [ dev DEV ] [ qpn N ] [ pid PID ] [ port N ] [ type TYPE ] [ state STATE ]\n"
 	       "          [ pod NAME ] [ namespace NS ]\n"
@@ -560,7 +621,10 @@ static int qp_help(struct rocectl *rc)
 	       "values, labelled \"hw counter ID (driver)\".\n"
 	       "qp errors lists the last QP failures the module recorded, oldest\n"
 	       "first, destroyed QPs' included: cause { modify | fatal | req-err |\n"
-	       "access-err | driver }, the QP's last states and its counters then.\n",
+	       "access-err | driver }, the QP's last states and its counters then.\n"
+	       "qp path (root) traces each connected RC/UC QP's hops with probes carrying\n"
+	       "its headers: at most rate probes a second (10), max-hops (16), wait ms\n"
+	       "for each reply (1000).\n",
 	       qpc_usage);
 	return EXIT_OK;
 }
@@ -571,6 +635,7 @@ static const struct cmd qp_cmds[] = {
 	{ "stats", qp_stats },
 	{ "counters", qp_counters },
 	{ "errors", qp_errors },
+	{ "path", qp_path_cmd },
 	{ "help", qp_help },
 	{ NULL, NULL },
 };
