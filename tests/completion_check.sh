@@ -300,16 +300,20 @@ expect "rocectl check mtu "
 expect "rocectl check dev x port "
 result "check: keywords, port only after dev, priorities, nothing for numbers, files for conf"
 
-expect "rocectl exporter " listen top top-by textfile print help
-expect "rocectl e " listen top top-by textfile print help	# abbreviated object
+expect "rocectl exporter " listen web-config owners top top-by textfile print help
+expect "rocectl e " listen web-config owners top top-by textfile print help	# abbreviated object
 expect "rocectl exporter listen "
-expect "rocectl exporter listen 127.0.0.1:9798 " top top-by
+expect "rocectl exporter listen 127.0.0.1:9798 " web-config owners top top-by
 expect "rocectl exporter top-by rx_e" rx_ecn_ce
 expect "rocectl exporter textfile $W/files/conf" "$W/files/confdir"
-expect "rocectl exporter textfile /tmp " interval top top-by
-expect "rocectl exporter print " top top-by
+expect "rocectl exporter textfile /tmp " interval owners top top-by
+expect "rocectl exporter print " owners top top-by
+expect "rocectl exporter print owners " top top-by
+expect "rocectl exporter web-config $W/files/conf." "$W/files/conf.a"
+expect "rocectl exporter web-config $W/files/conf.a " listen owners top top-by
+expect "rocectl exporter owners listen 127.0.0.1:9798 " web-config top top-by
 expect "rocectl exporter help "
-result "exporter: commands, keywords, QP counters for top-by, directories for textfile"
+result "exporter: commands, keywords, QP counters for top-by, directories for textfile, files for web-config, owners a flag"
 }
 
 # Device names: the expected ones come from the tool itself.

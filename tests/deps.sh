@@ -4,7 +4,9 @@
 # tests and demo on Debian 12 (flex ... libssl-dev: the debug lane's kernel
 # build, tests/debug/; prometheus and prometheus-node-exporter: the
 # exporter's tests run their own in the guest, so the services the packages
-# start here are stopped and disabled). Idempotent; needs root.
+# start here are stopped and disabled; apache2-utils: htpasswd, whose own
+# bcrypt makes the hashes of the exporter's password test, independent of the
+# system's crypt the exporter checks them with). Idempotent; needs root.
 #
 # The other kernels the module is built and booted against (tests/run's
 # extra lanes): Debian 12's 6.12 from bookworm-backports and Debian 11's
@@ -42,7 +44,8 @@ PACKAGES="gcc make libc6-dev pkg-config libmnl-dev sparse python3
 	busybox-static cpio kmod iproute2 procps
 	rdma-core ibverbs-utils perftest libibverbs-dev linux-perf jq ethtool traceroute tcpdump
 	dkms openssl udev systemd man-db groff-base
-	libmicrohttpd-dev libsystemd-dev curl prometheus prometheus-node-exporter bpftrace
+	libmicrohttpd-dev libsystemd-dev libyaml-dev libcrypt-dev apache2-utils
+	curl prometheus prometheus-node-exporter bpftrace
 	flex bison bc libelf-dev libssl-dev debootstrap python3-yaml python3-jsonschema"
 KERNELS="linux-headers-6.12.95+deb12-amd64 linux-image-6.12.95+deb12-amd64
 	linux-headers-5.10.0-32-amd64 linux-image-5.10.0-32-amd64"

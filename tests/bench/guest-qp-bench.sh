@@ -233,7 +233,7 @@ echo "# QPs dumped: rocectl $(jq length "$W/d1.json"), rdma $(jq length "$W/d2.j
 
 # The exporter scraped with the same 10,000 QPs: a scrape's time against
 # rdma's dump of them, and the exporter's CPU time per scrape.
-"$ROCECTL" exporter listen 127.0.0.1:9798 2> /dev/null &
+"$ROCECTL" exporter listen 127.0.0.1:9798 owners 2> /dev/null &
 ex=$!
 busywait 20000 curl -sf -o /dev/null http://127.0.0.1:9798/metrics
 ex_ns() { awk '{s += $1} END {print s}' /proc/$ex/task/*/schedstat; }

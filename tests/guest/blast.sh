@@ -130,7 +130,7 @@ check_eq "$(rc -j watchdog stats dev sim0 | jq -c '[.[0].prios[] | select(.affec
 out=$(rc watchdog stats dev nosuch0 2>&1); code=$?
 check_eq "$code" 4 "unknown netdev: $out"
 check_match "$out" "no netdev has this name" "its error"
-rc exporter print top 20 top-by tx_bytes > "$W/ex.txt" || fail "exporter print"
+rc exporter print owners top 20 top-by tx_bytes > "$W/ex.txt" || fail "exporter print"
 metric() { awk -v m="$1" '$1 == m { print $2 }' "$W/ex.txt"; }
 check_eq "$(metric 'rocectl_watchdog_storm_affected_qps{netdev="sim0",prio="3",direction="rx"}') $(metric 'rocectl_watchdog_storm_affected_processes{netdev="sim0",prio="3",direction="rx"}')" \
 	"2 1" "exporter: priority 3's storm"

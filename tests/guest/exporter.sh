@@ -5,9 +5,13 @@
 # CE, kept after the QPs are gone; its watchdog counters after a storm on
 # the simulated NIC; a real Prometheus server scraping it, its query API
 # returning those counters; the textfile output read by a real
-# prometheus-node-exporter; the module going and coming; bad input.
+# prometheus-node-exporter; the module going and coming; bad input. The
+# QPs' owners only with "owners" (the main exporter has it): without it no
+# label of a real scrape, print or textfile names one. TLS and a password
+# (web-config): a real Prometheus scrapes with them and is refused with a
+# wrong one; the certificates from openssl, the bcrypt hash from htpasswd.
 . "$(dirname "$0")/lib.sh"
-plan 15
+plan 18
 W=$(mktemp -d)
 chmod 755 "$W"
 QPT=$ROOT/tests/tools/build/qptraffic
@@ -35,7 +39,8 @@ simnic_pair sim0 sim1 || fail "simnic"
 timeout "$T" dcb pfc set dev sim0 prio-pfc 3:on || fail "dcb"
 rc watchdog set dev sim0 prio 3 detect 100 restore 200 interval 20 action alert nic-stall-prevention 500 || fail "watch"
 # Not through the function: $! must be the exporter itself, for its exit status.
-"${NOBODY[@]}" /run/nobody/rocectl exporter > "$W/ex.out" 2> "$W/ex.err" &
+# With the owners' labels, which most of the tests below read.
+"${NOBODY[@]}" /run/nobody/rocectl exporter owners > "$W/ex.out" 2> "$W/ex.err" &
 EX=$!
 busywait 20000 scrape -o /dev/null || fail "no answer at $URL: $(cat "$W/ex.err")"
 log_test "setup: rxe0/rxe1 over veth, simnic sim0 watched on priority 3, the exporter as nobody"
@@ -95,6 +100,61 @@ got = sum(v for k, v in m.items() if k.startswith('rocectl_qps{') and 'comm="qpt
 assert got == 6, ("qptraffic's RTS QPs", got)
 PY
 log_test "ports and QPs: rocectl_port_state as rdma link show, rocectl_qps as rdma resource show qp"
+
+# --- the owners only when asked --------------------------------------------------------------
+# A second exporter without "owners", print and textfile without it, while
+# qptraffic's QPs (and the badly named one's groups) are there: every label
+# name of every sample is read, none names an owner, no per-workload family;
+# the sums per device and port are the owners' scrape's summed over comm
+# (nothing moves while the QPs are held), the live QPs as many.
+"${NOBODY[@]}" /run/nobody/rocectl exporter listen 127.0.0.1:9797 > "$W/plain.out" 2> "$W/plain.err" &
+PLAIN=$!
+busywait 20000 curl -sf -o "$W/plain.txt" http://127.0.0.1:9797/metrics || fail "no answer on 9797: $(cat "$W/plain.err")"
+nobody /run/nobody/rocectl exporter print > "$W/print.txt" || fail "print"
+mkdir -m 777 "$W/tfo"
+nobody /run/nobody/rocectl exporter textfile "$W/tfo" interval 0 || fail "textfile"
+kill $PLAIN; wait $PLAIN 2>/dev/null
+for f in plain.txt print.txt tfo/rocectl.prom; do
+	out=$(promtool check metrics < "$W/$f" 2>&1) || fail "promtool check metrics $f: $out"
+done
+python3 - "$W/m.txt" "$W/plain.txt" "$W/print.txt" "$W/tfo/rocectl.prom" <<'PY' > "$W/owners.out" 2>&1 || fail "$(tail -n 3 "$W/owners.out")"
+import re, sys
+OWNERS = {"pid", "comm", "cgroup", "namespace", "pod", "pod_uid", "container", "container_runtime", "job"}
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+def load(f):
+    m, names = {}, set()
+    for l in open(f, errors="replace"):
+        if l.startswith("#") or not l.strip():
+            continue
+        k, v = l.rsplit(" ", 1)
+        assert k not in m, (f, "a series twice", k)
+        name = k.split("{", 1)[0]
+        labels = dict(LABEL.findall(k[len(name):]))
+        names |= set(labels)
+        m[k] = (name, labels, float(v))
+    return m, names
+owned, owned_names = load(sys.argv[1])
+assert {"comm", "pid"} <= owned_names, ("the owners' scrape lacks owners", owned_names)
+def total(m, metric, dev, port):
+    return sum(v for n, l, v in m.values() if n == metric and l.get("device") == dev and l.get("port") == port)
+for f in sys.argv[2:]:
+    m, names = load(f)
+    assert not names & OWNERS, (f, "owner labels", names & OWNERS)
+    fams = {n for n, l, v in m.values()}
+    assert not [n for n in fams if n.startswith("rocectl_workload_")], (f, "workload families", fams)
+    for n, l, v in m.values():
+        if n in ("rocectl_qp_tx_packets_total", "rocectl_qp_rx_bytes_total", "rocectl_qps"):
+            if n == "rocectl_qps":
+                want = sum(ov for on, ol, ov in owned.values() if on == n and ol["device"] == l["device"]
+                           and ol["port"] == l["port"] and ol["state"] == l["state"])
+            else:
+                want = total(owned, n, l["device"], l["port"])
+            assert v == want, (f, n, l, v, "owners' scrape summed over comm", want)
+    assert any(n == "rocectl_top_qp_tx_bytes_total" for n, l, v in m.values()), (f, "no top QPs")
+    print(f.split("/")[-1], len(m), "series; labels:", " ".join(sorted(names)))
+PY
+check_eq "$(grep -c . "$W/owners.out")" 3 "three outputs checked: $(cat "$W/owners.out")"
+log_test "without owners (serve, print, textfile): no pid, comm, cgroup, pod, namespace or job label in any sample, no workload family; sums per device and port are the owners' summed over comm"
 
 # top 1: one QP per counter, the one rocectl qp stats shows with the most tx_bytes.
 nobody /run/nobody/rocectl exporter print top 1 top-by tx_bytes > "$W/top.txt" || fail "print"
@@ -324,9 +384,113 @@ check_eq "$nrules" "$(grep -cE '^\s*- (record|alert):' "$ROOT/user/system/rocect
 kill $PROM; wait $PROM 2>/dev/null
 log_test "rules and dashboard: ${out%%,*}, every one in a real scrape; Prometheus evaluates all $nrules rules healthy"
 
+# --- TLS and a password: a real Prometheus ------------------------------------------------------
+# A CA and a server certificate for 127.0.0.1 from openssl, the bcrypt hash
+# from htpasswd's own bcrypt (the exporter checks it with the system's
+# crypt); the exporter as nobody on 9796 with them. Prometheus scrapes it
+# over https with the CA and the password (up 1, rocectl's series stored)
+# and as a second job with a wrong password (up 0, the exporter's 401 in
+# the target's error); curl without a password gets 401 and no metrics,
+# plain HTTP to the TLS port no answer.
+TLSD=$W/tls
+mkdir -m 755 "$TLSD"
+PASS=s3cret-$$
+{
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$TLSD/ca.key" \
+		-out "$TLSD/ca.crt" -days 2 -subj /CN=rocectl-test-ca &&
+	openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$TLSD/server.key" \
+		-out "$TLSD/server.csr" -subj /CN=127.0.0.1 &&
+	printf 'subjectAltName=IP:127.0.0.1\n' > "$TLSD/san" &&
+	openssl x509 -req -in "$TLSD/server.csr" -CA "$TLSD/ca.crt" -CAkey "$TLSD/ca.key" -CAcreateserial \
+		-out "$TLSD/server.crt" -days 2 -extfile "$TLSD/san"
+} > "$TLSD/openssl.log" 2>&1 || fail "openssl: $(tail -n 3 "$TLSD/openssl.log")"
+chmod 644 "$TLSD/server.key"
+hash=$(htpasswd -nbB -C 5 prom "$PASS" | cut -d: -f2-)
+printf 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\nbasic_auth_users:\n  prom: %s\n' \
+	"$hash" > "$TLSD/web.yml"
+"${NOBODY[@]}" /run/nobody/rocectl exporter listen 127.0.0.1:9796 web-config "$TLSD/web.yml" owners \
+	> "$W/tls.out" 2> "$W/tls.err" &
+TLSEX=$!
+TLSURL=https://127.0.0.1:9796/metrics
+busywait 30000 curl -sf --cacert "$TLSD/ca.crt" -u "prom:$PASS" -o "$W/tls.txt" "$TLSURL" ||
+	fail "no TLS answer with the password: $(cat "$W/tls.err")"
+check_eq "$(awk '$1 == "rocectl_up" { print $2 }' "$W/tls.txt")" 1 "rocectl_up over TLS with the password"
+code=$(curl -s --cacert "$TLSD/ca.crt" -D "$W/noauth.hdr" -o "$W/noauth.txt" -w '%{http_code}' "$TLSURL")
+check_eq "$code" 401 "no password"
+check_match "$(tr -d '\r' < "$W/noauth.hdr")" '^WWW-Authenticate: Basic realm="rocectl exporter"$' "WWW-Authenticate"
+check_eq "$(grep -c rocectl_ "$W/noauth.txt")" 0 "no metrics in the 401"
+check_eq "$(curl -s --cacert "$TLSD/ca.crt" -u "prom:wrong" -o /dev/null -w '%{http_code}' "$TLSURL")" 401 "a wrong password"
+check_eq "$(curl -s --cacert "$TLSD/ca.crt" -u "nobody:$PASS" -o /dev/null -w '%{http_code}' "$TLSURL")" 401 "an unknown user"
+curl -s --max-time 10 -o /dev/null http://127.0.0.1:9796/metrics; code=$?
+[ "$code" != 0 ] || fail "plain HTTP to the TLS port answered"
+# Every 5 s with 5 s to answer: a TLS handshake and a bcrypt under
+# emulation on a busy machine can take more than a second.
+cat > "$W/prometheus-tls.yml" <<EOF
+global:
+  scrape_interval: 5s
+  scrape_timeout: 5s
+scrape_configs:
+  - job_name: tls
+    scheme: https
+    tls_config:
+      ca_file: $TLSD/ca.crt
+    basic_auth:
+      username: prom
+      password: $PASS
+    static_configs:
+      - targets: ['127.0.0.1:9796']
+  - job_name: tls-wrong-password
+    scheme: https
+    tls_config:
+      ca_file: $TLSD/ca.crt
+    basic_auth:
+      username: prom
+      password: wrong
+    static_configs:
+      - targets: ['127.0.0.1:9796']
+EOF
+prometheus --config.file="$W/prometheus-tls.yml" --storage.tsdb.path="$W/tsdb-tls" \
+	--web.listen-address=127.0.0.1:9090 > "$W/prom-tls.log" 2>&1 &
+PROM=$!
+busywait 180000 has 'up{job="tls"}' 1 || fail "Prometheus never scraped over TLS: $(tail -n 3 "$W/prom-tls.log")"
+busywait 30000 has 'rocectl_up{job="tls"}' 1 || fail "no rocectl_up from the TLS job"
+busywait 30000 has 'up{job="tls-wrong-password"}' 0 || fail "the wrong password's job: up '$(query 'up{job="tls-wrong-password"}')'"
+check_eq "$(query 'count({job="tls-wrong-password",__name__=~"rocectl_.*"})')" "" "no rocectl series for the wrong password"
+# last_error: the wrong password's job's last scrape error, as Prometheus says it.
+last_error() {
+	lasterr=$(curl -sf --max-time 30 http://127.0.0.1:9090/api/v1/targets |
+		jq -r '.data.activeTargets[] | select(.labels.job == "tls-wrong-password") | .lastError')
+	[[ $lasterr == *"401 Unauthorized"* ]]
+}
+busywait 30000 last_error || fail "the wrong password's scrape error: '$lasterr'"
+kill $PROM; wait $PROM 2>/dev/null
+kill $TLSEX; wait $TLSEX
+check_eq "$?" 0 "the TLS exporter's exit status on SIGTERM"
+log_test "TLS and basic auth: Prometheus over https with the CA and the password (up 1, rocectl_up 1), with a wrong one up 0 ($lasterr); curl without one 401 with WWW-Authenticate and no metrics; plain HTTP to the port no answer"
+
+# --- a bad web-config: refused before anything is served ----------------------------------------
+# Each exit 2 with one sentence naming the file and the line; the port never bound.
+cp "$TLSD/web.yml" "$TLSD/bad-key.yml" && printf 'bogus: 1\n' >> "$TLSD/bad-key.yml"
+sed 's/cert_file: server.crt/cert_file: nosuch.crt/' "$TLSD/web.yml" > "$TLSD/bad-cert.yml"
+sed 's/prom: .*/prom: not-a-bcrypt-hash/' "$TLSD/web.yml" > "$TLSD/bad-hash.yml"
+bad_web() {
+	local out code
+	out=$(nobody timeout 10 /run/nobody/rocectl exporter listen 127.0.0.1:9795 web-config "$TLSD/$1" 2>&1); code=$?
+	check_eq "$code" 2 "$1: exit status ($out)"
+	check_eq "$out" "$2" "$1: its sentence"
+}
+bad_web bad-key.yml "Error: web-config $TLSD/bad-key.yml:6: unknown key bogus (the file: tls_server_config, basic_auth_users)."
+bad_web bad-cert.yml "Error: web-config $TLSD/bad-cert.yml:2: cert_file $TLSD/nosuch.crt: No such file or directory."
+bad_web bad-hash.yml "Error: web-config $TLSD/bad-hash.yml:5: basic_auth_users: prom's hash is not a bcrypt hash (\$2y\$, \$2b\$ or \$2a\$, a cost of 04 to 31, 53 characters: htpasswd -nbB USER PASSWORD makes one)."
+bad_web nosuch.yml "Error: web-config $TLSD/nosuch.yml: No such file or directory."
+out=$(nobody timeout 10 /run/nobody/rocectl exporter web-config 2>&1); code=$?
+check_eq "$code" 2 "web-config without FILE ($out)"
+check_eq "$(ss -Htln 'sport = :9795' | wc -l)" 0 "nothing listening on 9795"
+log_test "a bad web-config (unknown key, missing cert file, malformed hash, no file, none named): exit 2, the file and line named, nothing served"
+
 # --- textfile for node_exporter ------------------------------------------------------------------
 mkdir -m 777 "$W/tf"
-nobody /run/nobody/rocectl exporter textfile "$W/tf" interval 0 || fail "textfile"
+nobody /run/nobody/rocectl exporter textfile "$W/tf" interval 0 owners || fail "textfile"
 check_eq "$(ls -A "$W/tf")" "rocectl.prom" "files in the directory"
 out=$(promtool check metrics < "$W/tf/rocectl.prom" 2>&1) || fail "promtool: $out"
 prometheus-node-exporter --web.listen-address=127.0.0.1:9100 --collector.disable-defaults \

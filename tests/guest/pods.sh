@@ -141,7 +141,7 @@ rc watchdog del dev sim0
 log_test "a storm's blast radius names each process's pod and cgroup"
 
 # --- the exporter: per-workload sums and one info series per workload ----------------------
-ex() { rc exporter print > "$W/ex.txt" || fail "exporter print"; }
+ex() { rc exporter print owners > "$W/ex.txt" || fail "exporter print"; }
 val() { awk -v k="$1" '$1 == k { print $2 }' "$W/ex.txt"; }
 own() {	# own PID KEY: what PID's QPs on rxe0 count, by their own counters
 	rc -j qp stats dev rxe0 pid "$1" | jq "[.[].counters.$2] | add"
@@ -231,7 +231,7 @@ busywait 10000 eval '[ "$(rc -j qp show dev rxe0 type RC | jq length)" = 0 ]' ||
 # sum); once the pods are gone, one info series per group's pod, each
 # summing exactly what its pod sent in both rounds.
 module_unload && modprobe ib_core && insmod "$MODULE" retired_groups=2 || fail "reload with retired_groups=2"
-"$ROCECTL" exporter listen 127.0.0.1:9798 2> "$W/exporter.err" &
+"$ROCECTL" exporter listen 127.0.0.1:9798 owners 2> "$W/exporter.err" &
 EX=$!
 busywait 20000 curl -sf -o /dev/null http://127.0.0.1:9798/metrics || fail "exporter: $(cat "$W/exporter.err")"
 NP=4

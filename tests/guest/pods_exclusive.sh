@@ -84,7 +84,7 @@ check_eq "$(pods_of rxe2)" "[[$B,\"team-b\",\"server-1\"]]" "rxe2's: pod B's"
 check_eq "$(rc -j qp show pod server-1 | jq length)" 2 "qp show pod server-1: B's pair on rxe2"
 log_test "exclusive mode: each QP named by its pod, seen from the host"
 
-ex() { rc exporter print > "$W/ex.txt" || fail "exporter print"; }
+ex() { rc exporter print owners > "$W/ex.txt" || fail "exporter print"; }
 val() { awk -v k="$1" '$1 == k { print $2 }' "$W/ex.txt"; }
 own() {	# own DEV PID KEY: what PID's QPs on DEV count, by their own counters
 	rc -j qp stats dev "$1" pid "$2" 2> "$W/own.err" | jq "[.[].counters.$3] | add"

@@ -103,7 +103,7 @@ check_eq "$(jq -c .counters "$W/rec-b.json")" \
 log_test "monitor qp: one error event per failure; the record's counters are the QP's final ones"
 
 # --- exporter: counts per process and cause -----------------------------------------------
-metrics=$(timeout "$T" "$ROCECTL" exporter print 2>&1)
+metrics=$(timeout "$T" "$ROCECTL" exporter print owners 2>&1)
 check_match "$metrics" '^rocectl_qp_errors_total\{device="rxe0",comm="qptraffic",cause="modify"\} 1$' "modify count"
 check_match "$metrics" '^rocectl_qp_errors_total\{device="rxe0",comm="qptraffic",cause="driver"\} 1$' "driver count"
 check_eq "$(printf '%s\n' "$metrics" | grep -c '^rocectl_qp_errors_total')" 2 "counts: $(printf '%s\n' "$metrics" | grep qp_error)"
@@ -134,7 +134,7 @@ for i in 1 2 3; do
 done
 check_eq "$(rc -j qp errors | jq -c '[.[] | [.seq, .lqpn, .cause]]')" \
 	"[[2,$(jq .qpn "$W/m2.json"),\"modify\"],[3,$(jq .qpn "$W/m3.json"),\"modify\"]]" "the ring: the newest two"
-metrics=$(timeout "$T" "$ROCECTL" exporter print 2>&1)
+metrics=$(timeout "$T" "$ROCECTL" exporter print owners 2>&1)
 check_match "$metrics" '^rocectl_qp_error_records_overwritten_total 1$' "overwritten"
 check_match "$metrics" '^rocectl_qp_errors_total\{device="rxe0",comm="qptraffic",cause="modify"\} 3$' "count past the ring"
 log_test "a full ring (error_records=2) overwrites its oldest record, counted; the counts go on"

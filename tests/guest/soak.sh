@@ -48,10 +48,10 @@ two_rxe_hosts
 for k in $(seq 0 $((NAMES - 1))); do
 	install -m 755 "$QPT" "$W/soak-$k"
 done
-"$ROCECTL" exporter > "$W/plain.out" 2> "$W/plain.err" &
+"$ROCECTL" exporter owners > "$W/plain.out" 2> "$W/plain.err" &
 EX=$!
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	"$ASAN" exporter listen 127.0.0.1:9799 > "$W/asan.out" 2> "$W/asan.err" &
+	"$ASAN" exporter listen 127.0.0.1:9799 owners > "$W/asan.out" 2> "$W/asan.err" &
 EXA=$!
 for p in $PORTS; do
 	busywait 60000 curl -sf -o /dev/null "http://127.0.0.1:$p/metrics" ||

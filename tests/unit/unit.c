@@ -25,6 +25,7 @@
 #include "lib/output.h"
 #include "lib/rocectl.h"
 #include "lib/utils.h"
+#include "metrics_owners_test.h"
 #include "metrics_sums_test.h"
 #include "metrics_workloads_test.h"
 #include "mlx5/mlx5_test.h"
@@ -35,6 +36,7 @@
 #include "qp_sport_test.h"
 #include "path_plan_test.h"
 #include "qp_type_test.h"
+#include "web_config_test.h"
 #include "wd_judge_test.h"
 #include "workload_test.h"
 
@@ -525,6 +527,8 @@ int main(void)
 	path_plan_tests(report);
 	prom_tests(report);
 	metrics_sums_tests(report);
+	metrics_owners_tests(report);
+	web_config_tests(report);
 	failed += mlx5_tests();
 	failed += qp_counters_tests();
 	failed += qp_follow_tests();

@@ -13,6 +13,10 @@
  * result is one libmicrohttpd response, queued to every request that
  * shares it (the library counts its references): no copy per request, and
  * memory that depends on the computations, not on the requests.
+ *
+ * Who may read it: the owners' labels only with "owners" (metrics_owners.h),
+ * and with "web-config FILE" TLS and basic authentication (web_config.h),
+ * each request's password checked before anything is computed for it.
  */
 #include <errno.h>
 #include <netdb.h>
@@ -31,6 +35,7 @@
 #include "lib/rocectl.h"
 #include "lib/utils.h"
 #include "metrics.h"
+#include "web_config.h"
 
 #define LISTEN_DEFAULT		"127.0.0.1:9798"
 #define TEXTFILE_NAME		"rocectl.prom"
@@ -40,9 +45,12 @@
 #define CONN_PER_IP		128	/* one host cannot take every slot */
 #define SERVER_THREADS		4
 #define SHARE_S			1.0	/* a scrape this young is served again */
+#define REALM			"rocectl exporter"
 
 struct exporter {
 	const char *listen;
+	const char *web_config;		/* its file's name, NULL: plain HTTP, no authentication */
+	struct web_config wc;
 	const char *dir;		/* textfile */
 	unsigned int interval;		/* textfile: seconds between writes */
 	struct metrics_opts o;
@@ -174,6 +182,45 @@ static enum MHD_Result scrape(struct exporter *ex, struct MHD_Connection *c, boo
 	return ret;
 }
 
+/*
+ * Whether the request's basic authentication names a user of the web
+ * config with its password (true where the config has no users). The
+ * password is wiped once checked, and never logged.
+ */
+static bool authorized(struct exporter *ex, struct MHD_Connection *c)
+{
+	char *user, *password = NULL;
+	bool ok;
+
+	if (!ex->wc.nusers)
+		return true;
+	user = mhd.basic_auth_get_username_password(c, &password);
+	ok = user && password && web_config_allows(&ex->wc, user, password);
+	if (password) {
+		explicit_bzero(password, strlen(password));
+		mhd.free(password);
+	}
+	if (user)
+		mhd.free(user);
+	return ok;
+}
+
+/* 401 with WWW-Authenticate: Basic, and no metrics. */
+static enum MHD_Result unauthorized(struct MHD_Connection *c)
+{
+	static const char msg[] = "Unauthorized.\n";
+	struct MHD_Response *r = mhd.create_response_from_buffer(strlen(msg), (char *)msg,
+								 MHD_RESPMEM_PERSISTENT);
+	enum MHD_Result ret;
+
+	if (!r)
+		return MHD_NO;
+	mhd.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	ret = mhd.queue_basic_auth_fail_response(c, REALM, r);
+	mhd.destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **con_cls)
@@ -191,6 +238,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
 		*upload_size = 0;
 		return MHD_YES;
 	}
+	if (!authorized(ex, c))
+		return unauthorized(c);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "Only GET and HEAD are served.\n");
 	if (!strcmp(url, "/"))
@@ -251,12 +300,21 @@ static int listen_on(const char *spec)
 
 static int serve(struct exporter *ex)
 {
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
 	sigset_t mask, old;
 	struct MHD_Daemon *d;
 	int fd, i;
 
 	if (mhd_load())
 		return EXIT_FAILED;
+	if ((ex->wc.tls && mhd.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) ||
+	    (ex->wc.nusers && mhd.is_feature_supported(MHD_FEATURE_BASIC_AUTH) != MHD_YES)) {
+		pr_err("Error: web-config %s: this libmicrohttpd is built without %s.\n", ex->web_config,
+		       ex->wc.tls ? "TLS" : "basic authentication");
+		return EXIT_FAILED;
+	}
+	if (ex->wc.tls)
+		flags |= MHD_USE_TLS;
 	fd = listen_on(ex->listen);
 	if (fd < 0)
 		return -fd;
@@ -269,13 +327,16 @@ static int serve(struct exporter *ex)
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigprocmask(SIG_BLOCK, &mask, &old);
-	d = mhd.start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL,
-			     answer, ex,
+	/* Without TLS the key options end the list (MHD_OPTION_END first). */
+	d = mhd.start_daemon(flags, 0, NULL, NULL, answer, ex,
 			     MHD_OPTION_LISTEN_SOCKET, fd,
 			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)SERVER_THREADS,
 			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
 			     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)CONN_LIMIT,
 			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)CONN_PER_IP,
+			     ex->wc.tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, ex->wc.cert_pem,
+			     MHD_OPTION_HTTPS_MEM_KEY, ex->wc.key_pem,
+			     MHD_OPTION_HTTPS_PRIORITIES, ex->wc.priorities,
 			     MHD_OPTION_END);
 	if (!d) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -283,7 +344,9 @@ static int serve(struct exporter *ex)
 		close(fd);
 		return EXIT_FAILED;
 	}
-	fprintf(stderr, "rocectl exporter: serving http://%s/metrics\n", ex->listen);
+	fprintf(stderr, "rocectl exporter: serving %s://%s/metrics%s%s\n", ex->wc.tls ? "https" : "http",
+		ex->listen, ex->wc.nusers ? " (basic authentication)" : "",
+		ex->o.owners ? " with the QPs' owners" : "");
 	while (!stop)
 		sigsuspend(&old);
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -384,6 +447,14 @@ static int parse_args(struct rocectl *rc, struct exporter *ex, bool is_textfile,
 				pr_err("Error: listen needs ADDRESS:PORT.\n");
 				err = EXIT_USAGE;
 			}
+		} else if (is_serve && !strcmp(w, "web-config")) {
+			ex->web_config = arg_next(rc);
+			if (!ex->web_config || !*ex->web_config) {
+				pr_err("Error: web-config needs FILE (node_exporter's web configuration: tls_server_config, basic_auth_users).\n");
+				err = EXIT_USAGE;
+			}
+		} else if (!strcmp(w, "owners")) {
+			ex->o.owners = true;
 		} else if (is_textfile && !strcmp(w, "interval")) {
 			err = parse_uint(rc, "interval", 0, 86400, &ex->interval);
 		} else if (!strcmp(w, "top")) {
@@ -408,15 +479,19 @@ static int parse_args(struct rocectl *rc, struct exporter *ex, bool is_textfile,
 
 static int exporter_help(void)
 {
-	printf("Usage: rocectl exporter [ listen ADDRESS:PORT ] [ top N ] [ top-by COUNTER ]\n"
-	       "       rocectl exporter textfile DIR [ interval SECONDS ] [ top N ] [ top-by COUNTER ]\n"
-	       "       rocectl exporter print [ top N ] [ top-by COUNTER ]\n"
+	printf("Usage: rocectl exporter [ listen ADDRESS:PORT ] [ web-config FILE ] [ owners ]\n"
+	       "                        [ top N ] [ top-by COUNTER ]\n"
+	       "       rocectl exporter textfile DIR [ interval SECONDS ] [ owners ] [ top N ] [ top-by COUNTER ]\n"
+	       "       rocectl exporter print [ owners ] [ top N ] [ top-by COUNTER ]\n"
 	       "       rocectl exporter help\n"
 	       "Serves rocectl's metrics for Prometheus at http://ADDRESS:PORT/metrics\n"
-	       "(default " LISTEN_DEFAULT "), writes them into DIR/" TEXTFILE_NAME " for\n"
-	       "node_exporter's textfile collector (every SECONDS, default %d; 0: once),\n"
-	       "or prints them once. N: the QPs shown one by one (0..%d, default %d),\n"
-	       "the busiest by COUNTER (a QP counter, default tx_bytes).\n",
+	       "(default " LISTEN_DEFAULT "; with TLS and basic authentication as FILE, in\n"
+	       "node_exporter's web configuration format, says), writes them into\n"
+	       "DIR/" TEXTFILE_NAME " for node_exporter's textfile collector (every SECONDS,\n"
+	       "default %d; 0: once), or prints them once. owners: the QPs' owners\n"
+	       "(pid, comm, cgroup, pod, namespace) as labels, which are left out otherwise.\n"
+	       "N: the QPs shown one by one (0..%d, default %d), the busiest by COUNTER\n"
+	       "(a QP counter, default tx_bytes).\n",
 	       INTERVAL_DEFAULT, METRICS_TOP_MAX, METRICS_TOP_DEFAULT);
 	return EXIT_OK;
 }
@@ -449,5 +524,15 @@ int cmd_exporter(struct rocectl *rc)
 		return err ? err : print_once(&ex);
 	}
 	err = parse_args(rc, &ex, false, true);
-	return err ? err : serve(&ex);
+	if (err)
+		return err;
+	/* Read whole before the port is bound: a bad file serves nothing. */
+	if (ex.web_config) {
+		err = web_config_load(ex.web_config, &ex.wc);
+		if (err)
+			return err;
+	}
+	err = serve(&ex);
+	web_config_free(&ex.wc);
+	return err;
 }

@@ -21,6 +21,7 @@
 #include "lib/attrs.h"
 #include "lib/errors.h"
 #include "metrics.h"
+#include "metrics_owners.h"
 #include "metrics_read.h"
 #include "metrics_sums.h"
 #include "metrics_workloads.h"
@@ -253,15 +254,21 @@ static void write_unattributed(struct prom *p, const struct snapshot *s)
  * back. Every record the module's ring took is in one count, so the
  * records it overwrote are the counts' sum past its size.
  */
-static void write_qp_errors(struct prom *p, const struct snapshot *s)
+static void write_qp_errors(struct prom *p, const struct snapshot *s, bool owners)
 {
+	struct qp_err_count *errs = s->errs, *folded = NULL;
+	size_t i, nerrs = s->nerrs;
 	uint64_t total = 0;
-	size_t i;
 
+	if (!owners) {
+		if (!owners_fold_errors(s->errs, s->nerrs, &folded, &nerrs))
+			return;
+		errs = folded;
+	}
 	prom_family(p, "rocectl_qp_errors", PROM_COUNTER,
 		    "QP failures the module recorded, by device, owner's command name and cause (modify, fatal, req-err, access-err, driver); device and comm \"other\" past its bound on groups (error_groups).");
-	for (i = 0; i < s->nerrs; i++) {
-		const struct qp_err_count *c = &s->errs[i];
+	for (i = 0; i < nerrs; i++) {
+		const struct qp_err_count *c = &errs[i];
 		struct prom_label l[] = { L("device", c->other ? "other" : c->dev),
 					  L("comm", c->other ? "other" : c->comm),
 					  L("cause", qp_error_cause_name(c->cause)) };
@@ -269,6 +276,7 @@ static void write_qp_errors(struct prom *p, const struct snapshot *s)
 		prom_u64(p, l, 3, c->count);
 		total += c->count;
 	}
+	free(folded);
 	if (!s->err_records)
 		return;
 	prom_family(p, "rocectl_qp_error_records_overwritten", PROM_COUNTER,
@@ -381,15 +389,22 @@ static void write_workloads(struct prom *p)
 	free(cg);
 }
 
-static void write_qps(struct prom *p, const struct snapshot *s, const struct metrics_opts *o)
+static void write_qps(struct prom *p, const struct snapshot *s, const struct metrics_opts *o,
+		      uint32_t family)
 {
 	char port[12], qpn[12], pid[12], prio[12], sport[8], name[96], help[256];
+	struct group *folded = NULL;
 	const struct group *groups;
 	const struct qp **top;
 	size_t i, n = 0, ngroups;
 	unsigned int k;
 
 	groups = sums_groups(&ngroups);
+	if (!o->owners) {
+		if (!owners_fold_groups(family, groups, ngroups, &folded, &ngroups))
+			return;
+		groups = folded;
+	}
 	prom_family(p, "rocectl_qps", PROM_GAUGE,
 		    "Live QPs by device, port, owner's command name and state.");
 	for (i = 0; i < ngroups; i++) {
@@ -420,6 +435,7 @@ static void write_qps(struct prom *p, const struct snapshot *s, const struct met
 		}
 	}
 
+	free(folded);
 	write_set_waits(p, s);
 
 	/* The busiest live QPs, one by one. */
@@ -498,19 +514,24 @@ void metrics_write(struct prom *p, const struct metrics_opts *o, struct metrics_
 	struct nl nl;
 
 	h->scrapes++;
+	/* Whatever a family passes, no owner's label unless asked for. */
+	if (!o->owners)
+		p->drop_label = owner_label;
 	up = nl_open(&nl, true) == EXIT_OK;
 	if (up) {
 		failed |= !metrics_read_module(&nl, &s);
 		failed |= !sums_update(nl.family_id, &s);
-		failed |= !workload_sums_update(nl.family_id, &s);
+		if (o->owners)
+			failed |= !workload_sums_update(nl.family_id, &s);
 		failed |= !metrics_read_ports(&nl, &s);
 		nl_close(&nl);
 		write_ports(p, &s);
 		write_watchdog(p, &s);
-		write_qps(p, &s, o);
-		write_workloads(p);
+		write_qps(p, &s, o, nl.family_id);
+		if (o->owners)
+			write_workloads(p);
 		write_unattributed(p, &s);
-		write_qp_errors(p, &s);
+		write_qp_errors(p, &s, o->owners);
 	}
 	if (failed)
 		h->errors++;

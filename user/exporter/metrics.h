@@ -7,6 +7,7 @@
 #ifndef ROCECTL_METRICS_H
 #define ROCECTL_METRICS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "prom.h"
@@ -14,6 +15,7 @@
 struct metrics_opts {
 	unsigned int top;	/* the N QPs shown one by one */
 	unsigned int top_by;	/* by this counter (qp_stat_name's index) */
+	bool owners;		/* pids, comms, cgroups and workloads shown (metrics_owners.h) */
 };
 
 /* What the exporter knows of itself, across scrapes. */

@@ -144,18 +144,18 @@ void prom_family(struct prom *p, const char *name, enum prom_type type, const ch
 
 static void put_name(struct prom *p, const struct prom_label *l, size_t n)
 {
-	size_t i;
+	size_t i, shown = 0;
 
 	put(p, "%s%s", p->family, p->type == PROM_COUNTER ? "_total" : "");
-	if (!n)
-		return;
-	put(p, "{");
 	for (i = 0; i < n; i++) {
-		put(p, "%s%s=\"", i ? "," : "", l[i].name);
+		if (p->drop_label && p->drop_label(l[i].name))
+			continue;
+		put(p, "%s%s=\"", shown++ ? "," : "{", l[i].name);
 		put_escaped(p, l[i].value ? l[i].value : "", true);
 		put(p, "\"");
 	}
-	put(p, "}");
+	if (shown)
+		put(p, "}");
 }
 
 void prom_u64(struct prom *p, const struct prom_label *l, size_t n, uint64_t v)

@@ -19,6 +19,8 @@ struct prom {
 	bool openmetrics;
 	enum prom_type type;	/* of the current family */
 	const char *family;	/* its name, without _total */
+	/* Labels left out of every sample (the owners, unless asked: metrics_owners.h). */
+	bool (*drop_label)(const char *name);
 };
 
 struct prom_label {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Libraries that only one command each needs, opened when it runs:
- * libmicrohttpd for rocectl exporter, libsystemd for rocectl monitor's
- * journal output. Linked in, they and what they pull in (gnutls, gcrypt,
+ * libmicrohttpd for rocectl exporter (and libyaml for its web-config
+ * file), libsystemd for rocectl monitor's journal output. Linked in, they and what they pull in (gnutls, gcrypt,
  * lz4, zstd, ... about twenty libraries) would be loaded by every rocectl
  * run and more than double its start-up time.
  *
@@ -14,6 +14,7 @@
 
 #include <microhttpd.h>
 #include <systemd/sd-journal.h>
+#include <yaml.h>
 
 struct mhd_lib {
 	typeof(MHD_start_daemon) *start_daemon;
@@ -23,6 +24,18 @@ struct mhd_lib {
 	typeof(MHD_queue_response) *queue_response;
 	typeof(MHD_destroy_response) *destroy_response;
 	typeof(MHD_lookup_connection_value) *lookup_connection_value;
+	typeof(MHD_is_feature_supported) *is_feature_supported;
+	typeof(MHD_basic_auth_get_username_password) *basic_auth_get_username_password;
+	typeof(MHD_queue_basic_auth_fail_response) *queue_basic_auth_fail_response;
+	typeof(MHD_free) *free;
+};
+
+struct yaml_lib {
+	typeof(yaml_parser_initialize) *parser_initialize;
+	typeof(yaml_parser_set_input_file) *parser_set_input_file;
+	typeof(yaml_parser_parse) *parser_parse;
+	typeof(yaml_parser_delete) *parser_delete;
+	typeof(yaml_event_delete) *event_delete;
 };
 
 struct journal_lib {
@@ -32,6 +45,7 @@ struct journal_lib {
 /* Filled by the loaders below. */
 extern struct mhd_lib mhd;
 extern struct journal_lib journal_lib;
+extern struct yaml_lib yaml_lib;
 
 /*
  * Open the library and resolve every symbol, once. 0, or -1 after saying
@@ -39,5 +53,6 @@ extern struct journal_lib journal_lib;
  */
 int mhd_load(void);
 int journal_lib_load(void);
+int yaml_lib_load(void);
 
 #endif
