@@ -15,7 +15,10 @@ hw_check_rocectl_check() {
 		fi
 		n=$(jq length <<< "$out")
 		bare=$(jq -r '[.[] | select(.result != "SKIP" and ((.evidence // "") | test("[0-9]") | not)) | .check] | join(",")' <<< "$out")
-		mtu=$(jq -r '[.[] | select(.check == "mtu") | .evidence | capture("mtu (?<m>[0-9]+)") | .m][0] // empty' <<< "$out")
+		# The netdev's MTU as the mtu finding cites it ("simA's MTU 1500",
+		# "simA's MTU is 1500", "simA has 1500").
+		mtu=$(jq -r '[.[] | select(.check == "mtu") | .netdev as $n | .evidence |
+			capture($n + "(.s MTU( is)?| has) (?<m>[0-9]+)") | .m][0] // empty' <<< "$out")
 		ref=$(jq -r '[.[] | select(.check == "mtu") | .netdev][0] // empty' <<< "$out")
 		[ -z "$ref" ] || [ "$ref" = - ] || ref=$(ip -j link show dev "$ref" | jq -r '.[0].mtu')
 		if [ -n "$bare" ]; then

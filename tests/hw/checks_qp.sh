@@ -45,6 +45,15 @@ perftest_start() {
 	PERF_PIDS="$PERF_PIDS $!"
 }
 
+# Whether any of perftest's bounding timeouts still runs.
+perftest_alive() {
+	local p
+	for p in $PERF_PIDS; do
+		kill -0 "$p" 2>/dev/null && return 0
+	done
+	return 1
+}
+
 # The pids of perftest's processes (timeout's children), as a JSON array.
 perftest_pids() {
 	local p
@@ -158,8 +167,15 @@ hw_check_qps() {
 		for _ in $(seq 100); do
 			pids=$(perftest_pids)
 			[ "$(count_rts "$d" "$pids")" -lt "$n" ] || break
+			perftest_alive || break
 			sleep 0.1
 		done
+		if [ "$pids" = '[]' ]; then
+			hw_incomplete "qps/$d" "perftest made no QP: $(cat "$HW_WORK"/perf.* 2>/dev/null | grep -v '^ *$' | tail -n 3 | tr '\n' ';')"
+			hw_skip "hw_counters/$d" "no traffic (perftest made no QP)"
+			perftest_wait
+			continue
+		fi
 		r=$(qps_rocectl "$d" "$pids" '[]' | paste -sd, -)
 		ref=$(qps_rdma "$d" "$pids" '[]' | paste -sd, -)
 		hw_compare "qps/$d" "$r" "$ref" "$([ -n "$ref" ] && echo yes || echo no)" \
