@@ -59,11 +59,18 @@ perftest_alive() {
 	return 1
 }
 
-# The pids of perftest's processes (timeout's children), as a JSON array.
+# The pids of perftest's processes, as a JSON array.
 perftest_pids() {
-	local p
+	local p c
 	for p in $PERF_PIDS; do
-		pgrep -P "$p" -x ib_write_bw
+		# The job may be a shell above timeout: two levels down.
+		for c in $(pgrep -P "$p"); do
+			if [ "$(cat "/proc/$c/comm" 2>/dev/null)" = ib_write_bw ]; then
+				echo "$c"
+			else
+				pgrep -P "$c" -x ib_write_bw
+			fi
+		done
 	done | jq -sc .
 }
 
