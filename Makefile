@@ -22,6 +22,10 @@
 #   make check-ofed       build against MLNX_OFED / DOCA-OFED's kernel tree
 #                         and load beside it in the guest (OFED=DIR; a SKIP
 #                         where there is none)
+#   make check-hw         on a host with an RDMA NIC (root): the hardware
+#                         acceptance run, each of rocectl's hardware paths
+#                         against rdma, ethtool, dcb and perftest, with a
+#                         report (tests/hw/accept.sh; HW_ARGS="--help")
 #   make demo             build what it needs, boot a guest and show rocectl
 #                         on soft-RoCE
 #   make install          module, tool, man pages, completion, uapi header,
@@ -110,6 +114,9 @@ check-debug:
 check-soak:
 	$(MAKE) -C tests/tools asan
 	VM_TIMEOUT=3600 tests/run --quick soak
+
+check-hw:
+	tests/hw/accept.sh $(HW_ARGS)
 
 check-ofed:
 	tests/ofed/run.sh $(filter-out no,$(OFED))
@@ -201,5 +208,5 @@ clean:
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user simnic test-tools style spec check check-full check-unit check-quick check-debug check-soak check-ofed demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style spec check check-full check-unit check-quick check-debug check-soak check-hw check-ofed demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign
