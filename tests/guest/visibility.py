@@ -5,6 +5,8 @@ the netlink spec with the kernel's ynl library: run as one reader, it asks
 every operation of the spec and prints, as JSON, what that reader was
 shown of each owner.
 
+SPEC is the YAML spec or the same as JSON (a .json file).
+
   visibility.py YNL_LIB SPEC check           the spec has a row for every
                                              operation, owner attribute
                                              and multicast group
@@ -55,6 +57,12 @@ OWNERISH = re.compile(r'(^|-)(pid|comm|cgroup|owner|uid|pod|job|container)$')
 
 
 def load(lib, spec, family=True):
+    # The spec as JSON (visibility.sh converts it once): the pure-Python
+    # YAML parser takes a minute a reader under emulation.
+    if spec.endswith('.json'):
+        import yaml
+        yaml.safe_load = lambda stream: json.loads(
+            ''.join(line for line in stream if not line.startswith('#')))
     sys.path.insert(0, lib)
     from lib import YnlFamily, NlError  # noqa: E402
     from lib.nlspec import SpecFamily  # noqa: E402
@@ -91,7 +99,7 @@ def owners_of(op, msg):
         if not msg.get('qp-retired-other') and not msg.get('qp-error-other'):
             out.append((True, {k[3:]: msg[k] for k in ('qp-comm', 'qp-cgroup') if k in msg}))
     elif op in ('wd-get', 'wd-event-ntf'):
-        prios = msg.get('prio', [])
+        prios = msg.get('wd-prio', [])
         if isinstance(prios, dict):
             prios = [prios]
         for p in prios:
