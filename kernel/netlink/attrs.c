@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What every object's messages share: the device a request names, and a
- * nest of counters.
+ * What every object's messages share: the device a request names, a nest
+ * of counters, and who reads (the visibility rule's reader, qp_owner.c).
  */
 #include <net/genetlink.h>
 #include <linux/rocectl.h>
 #include "devices/devices.h"
+#include "qp/qp_owner.h"
 #include "qp/qp_stats.h"
 #include "attrs.h"
 #include "family.h"
@@ -65,4 +66,34 @@ int rocectl_nl_put_stats(struct sk_buff *skb, int attr, const u64 *stats)
 	}
 	nla_nest_end(skb, nest);
 	return 0;
+}
+
+/*
+ * CAP_NET_ADMIN in ns, as generic netlink's admin flag asks it
+ * (netlink_capable()): both the socket's opener and the task reading
+ * have it, so that a socket handed from one to the other grants neither
+ * more. Without an audit record: lacking it is the common case here.
+ */
+static bool rocectl_nl_capable(const struct sk_buff *req,
+			       struct user_namespace *ns)
+{
+	const struct sock *sk = NETLINK_CB(req).sk;
+
+	return sk && sk->sk_socket && sk->sk_socket->file &&
+	       file_ns_capable(sk->sk_socket->file, ns, CAP_NET_ADMIN) &&
+	       ns_capable_noaudit(ns, CAP_NET_ADMIN);
+}
+
+/*
+ * The reader of a request (a doit's skb, a dump's cb->skb): its pid
+ * namespace and CAP_NET_ADMIN, taken once, outside any lock. A dump runs
+ * in the context of the task that reads it (its first part in the
+ * request's sendmsg, the rest in recvmsg), which is the reader.
+ */
+void rocectl_nl_reader(const struct sk_buff *req, struct rocectl_reader *r)
+{
+	r->ns = task_active_pid_ns(current);
+	r->admin = rocectl_nl_capable(req, &init_user_ns);
+	r->ns_admin = r->admin || (current_user_ns() != &init_user_ns &&
+				   rocectl_nl_capable(req, current_user_ns()));
 }

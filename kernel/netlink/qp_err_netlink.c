@@ -15,21 +15,26 @@
 #include "qp_netlink.h"
 #include "netlink_gen.h"
 
-/* One record; for a reply (reader), its owner numbered for the reader. */
+/*
+ * One record: for a reply, its owner as the reader may see it; a
+ * notification (reader NULL) names no user owner.
+ */
 static int rocectl_nl_fill_qp_err(struct sk_buff *skb,
 				  const struct rocectl_qp_err_rec *r, u8 cmd,
+				  const struct rocectl_reader *reader,
 				  u32 portid, u32 seq, int flags)
 {
+	enum rocectl_owner_view view = ROCECTL_OWNER_NONE;
 	struct rocectl_qp_info in = r->info;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &rocectl_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (cmd == ROCECTL_CMD_QP_ERROR_GET && !in.kernel)
-		in.pid = r->owner ? pid_nr_ns(r->owner,
-					      task_active_pid_ns(current)) : 0;
-	if (rocectl_nl_put_qp(skb, r->dev_index, r->dev, &in,
+	in.pid = 0;
+	if (reader && !in.kernel)
+		view = rocectl_owner_view(reader, r->owner, &in.pid);
+	if (rocectl_nl_put_qp(skb, r->dev_index, r->dev, &in, view,
 			      r->has_stats ? r->stats : NULL, cmd, -1, 0) ||
 	    nla_put_u16(skb, ROCECTL_A_QP_HISTORY, in.history) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_ERROR_CAUSE, r->cause) ||
@@ -57,7 +62,8 @@ static void rocectl_nl_notify_qp_error(const struct rocectl_qp_err_rec *rec)
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (rocectl_nl_fill_qp_err(skb, rec, ROCECTL_CMD_QP_ERROR_NTF, 0, 0, 0)) {
+	if (rocectl_nl_fill_qp_err(skb, rec, ROCECTL_CMD_QP_ERROR_NTF, NULL,
+				   0, 0, 0)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -72,6 +78,7 @@ const struct rocectl_qp_err_listener rocectl_qp_err_nl_listener = {
 int rocectl_nl_qp_error_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocectl_qp_err_rec *rec;
+	struct rocectl_reader reader;
 	struct sk_buff *msg;
 	int err;
 
@@ -95,8 +102,10 @@ int rocectl_nl_qp_error_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
+	rocectl_nl_reader(skb, &reader);
 	err = rocectl_nl_fill_qp_err(msg, rec, ROCECTL_CMD_QP_ERROR_GET,
-				     info->snd_portid, info->snd_seq, 0);
+				     &reader, info->snd_portid, info->snd_seq,
+				     0);
 	put_pid(rec->owner);
 out:
 	kfree(rec);
@@ -128,6 +137,7 @@ int rocectl_nl_qp_error_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
 	struct rocectl_qp_err_rec *rec;
+	struct rocectl_reader reader;
 	u64 seq = cb->args[0];
 	u32 only;
 	int err;
@@ -143,11 +153,13 @@ int rocectl_nl_qp_error_get_dumpit(struct sk_buff *skb,
 	rec = kmalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
 		return -ENOMEM;
+	rocectl_nl_reader(cb->skb, &reader);
 	seq = max(seq, rocectl_qp_errors_first());
 	for (; rocectl_qp_errors_get(seq, rec); seq++) {
 		if (only == U32_MAX || rec->dev_index == only)
 			err = rocectl_nl_fill_qp_err(skb, rec,
 						     ROCECTL_CMD_QP_ERROR_GET,
+						     &reader,
 						     NETLINK_CB(cb->skb).portid,
 						     cb->nlh->nlmsg_seq,
 						     NLM_F_MULTI);
@@ -164,8 +176,11 @@ int rocectl_nl_qp_error_get_dumpit(struct sk_buff *skb,
 
 static int rocectl_nl_fill_qp_err_count(struct sk_buff *skb,
 					const struct rocectl_qp_err_group *g,
+					const struct rocectl_reader *reader,
 					u32 portid, u32 seq, int flags)
 {
+	bool owner = rocectl_owner_ns_view(reader, &g->owners) !=
+		     ROCECTL_OWNER_NONE;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &rocectl_genl_family, flags,
@@ -175,7 +190,8 @@ static int rocectl_nl_fill_qp_err_count(struct sk_buff *skb,
 	if ((g->other && nla_put_flag(skb, ROCECTL_A_QP_ERROR_OTHER)) ||
 	    (!g->other && (nla_put_u32(skb, ROCECTL_A_DEV_INDEX, g->dev_index) ||
 			   nla_put_string(skb, ROCECTL_A_DEV_NAME, g->dev) ||
-			   nla_put_string(skb, ROCECTL_A_QP_COMM, g->comm))) ||
+			   (owner &&
+			    nla_put_string(skb, ROCECTL_A_QP_COMM, g->comm)))) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_ERROR_CAUSE, g->cause) ||
 	    nla_put_u64_64bit(skb, ROCECTL_A_QP_ERROR_COUNT, g->count,
 			      ROCECTL_A_PAD)) {
@@ -190,6 +206,7 @@ int rocectl_nl_qp_error_count_get_doit(struct sk_buff *skb,
 				       struct genl_info *info)
 {
 	struct rocectl_qp_err_group g;
+	struct rocectl_reader reader;
 	struct rocectl_dev *rdev;
 	unsigned long pos = 0;
 	struct sk_buff *msg;
@@ -207,9 +224,13 @@ int rocectl_nl_qp_error_count_get_doit(struct sk_buff *skb,
 	if (IS_ERR(rdev))
 		return PTR_ERR(rdev);
 	cause = nla_get_u8(info->attrs[ROCECTL_A_QP_ERROR_CAUSE]);
+	rocectl_nl_reader(skb, &reader);
+	/* A name the reader may not see is one it cannot look up. */
 	for (; rocectl_qp_errors_group(&pos, &g); pos++) {
 		if (!g.other && g.dev_index == index && g.cause == cause &&
-		    !strcmp(g.comm, nla_data(info->attrs[ROCECTL_A_QP_COMM]))) {
+		    !strcmp(g.comm, nla_data(info->attrs[ROCECTL_A_QP_COMM])) &&
+		    rocectl_owner_ns_view(&reader, &g.owners) !=
+		    ROCECTL_OWNER_NONE) {
 			found = true;
 			break;
 		}
@@ -222,7 +243,7 @@ int rocectl_nl_qp_error_count_get_doit(struct sk_buff *skb,
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	if (rocectl_nl_fill_qp_err_count(msg, &g, info->snd_portid,
+	if (rocectl_nl_fill_qp_err_count(msg, &g, &reader, info->snd_portid,
 					 info->snd_seq, 0)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
@@ -236,6 +257,7 @@ int rocectl_nl_qp_error_count_get_dumpit(struct sk_buff *skb,
 	struct nlattr **attrs = rocectl_dump_attrs(cb);
 	unsigned long pos = cb->args[0];
 	struct rocectl_qp_err_group g;
+	struct rocectl_reader reader;
 	u32 only;
 	int err;
 
@@ -247,11 +269,12 @@ int rocectl_nl_qp_error_count_get_dumpit(struct sk_buff *skb,
 	err = rocectl_nl_err_dev(cb, &only);
 	if (err)
 		return err;
+	rocectl_nl_reader(cb->skb, &reader);
 	for (; rocectl_qp_errors_group(&pos, &g); pos++) {
 		/* A device's selection leaves out the counts of no device. */
 		if (only != U32_MAX && (g.other || g.dev_index != only))
 			continue;
-		err = rocectl_nl_fill_qp_err_count(skb, &g,
+		err = rocectl_nl_fill_qp_err_count(skb, &g, &reader,
 						   NETLINK_CB(cb->skb).portid,
 						   cb->nlh->nlmsg_seq,
 						   NLM_F_MULTI);

@@ -45,20 +45,29 @@ static int rocectl_nl_put_path(struct sk_buff *skb,
 }
 
 /*
- * Whether a message tells the QP's owner. Kernel QPs: their kernel user's
- * name, to everyone. User QPs: only in a QP_GET reply, numbered for its
- * reader (in->pid is then the reader's pid of the owner, 0 when the
- * reader's pid namespace does not contain it: neither pid nor name). A
- * notification goes to every listener at once, whatever its pid namespace,
- * and 6.1 cannot filter a genl multicast per listener
- * (genlmsg_multicast_netns_filtered() arrived in 6.8): it carries no user
- * owner at all, which a listener looks up with QP_GET as itself.
+ * What a message tells of the QP's owner. Kernel QPs: their kernel user's
+ * name, to everyone. User QPs: what view allows (qp_owner.c), in->pid the
+ * owner's pid as the reader numbers it. A notification goes to every
+ * listener at once, whatever its pid namespace, and before 6.8 a genl
+ * multicast cannot be filtered per listener
+ * (genlmsg_multicast_netns_filtered()): it carries no user owner at all
+ * (view NONE), which a listener looks up with QP_GET as itself.
  */
-static bool rocectl_nl_qp_owner_shown(const struct rocectl_qp_info *in, u8 cmd)
+static int rocectl_nl_put_owner(struct sk_buff *skb,
+				const struct rocectl_qp_info *in,
+				enum rocectl_owner_view view)
 {
-	return in->kernel ||
-	       ((cmd == ROCECTL_CMD_QP_GET || cmd == ROCECTL_CMD_QP_ERROR_GET) &&
-		in->pid);
+	if (!in->kernel && view == ROCECTL_OWNER_NONE)
+		return 0;
+	if ((in->kernel || view == ROCECTL_OWNER_FULL) &&
+	    nla_put_u32(skb, ROCECTL_A_QP_PID, in->kernel ? 0 : in->pid))
+		return -EMSGSIZE;
+	if (nla_put_string(skb, ROCECTL_A_QP_COMM, in->comm) ||
+	    (in->cgroup &&
+	     nla_put_u64_64bit(skb, ROCECTL_A_QP_CGROUP, in->cgroup,
+			       ROCECTL_A_PAD)))
+		return -EMSGSIZE;
+	return 0;
 }
 
 /*
@@ -67,7 +76,8 @@ static bool rocectl_nl_qp_owner_shown(const struct rocectl_qp_info *in, u8 cmd)
  * counts nothing.
  */
 int rocectl_nl_put_qp(struct sk_buff *skb, u32 dev_index, const char *dev,
-		      const struct rocectl_qp_info *in, const u64 *stats,
+		      const struct rocectl_qp_info *in,
+		      enum rocectl_owner_view view, const u64 *stats,
 		      u8 cmd, int prev_state, u64 lifetime)
 {
 	if (nla_put_u32(skb, ROCECTL_A_DEV_INDEX, dev_index) ||
@@ -76,12 +86,7 @@ int rocectl_nl_put_qp(struct sk_buff *skb, u32 dev_index, const char *dev,
 	    nla_put_u8(skb, ROCECTL_A_QP_TYPE, in->type) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_STATE, in->state) ||
 	    nla_put_u32(skb, ROCECTL_A_QP_PORT, in->port) ||
-	    (rocectl_nl_qp_owner_shown(in, cmd) &&
-	     (nla_put_u32(skb, ROCECTL_A_QP_PID, in->pid) ||
-	      nla_put_string(skb, ROCECTL_A_QP_COMM, in->comm) ||
-	      (in->cgroup &&
-	       nla_put_u64_64bit(skb, ROCECTL_A_QP_CGROUP, in->cgroup,
-				 ROCECTL_A_PAD)))) ||
+	    rocectl_nl_put_owner(skb, in, view) ||
 	    nla_put_u8(skb, ROCECTL_A_QP_KERNEL, in->kernel) ||
 	    nla_put_u64_64bit(skb, ROCECTL_A_QP_CREATE_TIME, in->create_time,
 			      ROCECTL_A_PAD) ||
@@ -115,6 +120,7 @@ int rocectl_nl_put_qp(struct sk_buff *skb, u32 dev_index, const char *dev,
 static int rocectl_nl_fill_qp(struct sk_buff *skb,
 			      const struct rocectl_dev *rdev,
 			      const struct rocectl_qp_info *in,
+			      enum rocectl_owner_view view,
 			      const u64 *stats, u8 cmd, u32 portid, u32 seq,
 			      int flags, struct netlink_callback *cb,
 			      int prev_state, u64 lifetime)
@@ -128,7 +134,7 @@ static int rocectl_nl_fill_qp(struct sk_buff *skb,
 	if (cb)
 		genl_dump_check_consistent(cb, hdr);
 	if (rocectl_nl_put_qp(skb, rdev->index, rocectl_dev_name(rdev), in,
-			      stats, cmd, prev_state, lifetime)) {
+			      view, stats, cmd, prev_state, lifetime)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -155,8 +161,8 @@ static void rocectl_nl_notify_qp(const struct rocectl_dev *rdev,
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
 	if (!skb)
 		return;
-	if (rocectl_nl_fill_qp(skb, rdev, info, stats, cmd, 0, 0, 0, NULL,
-			       prev_state, lifetime)) {
+	if (rocectl_nl_fill_qp(skb, rdev, info, ROCECTL_OWNER_NONE, stats, cmd,
+			       0, 0, 0, NULL, prev_state, lifetime)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -171,7 +177,9 @@ const struct rocectl_qp_listener rocectl_qp_nl_listener = {
 
 int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	enum rocectl_owner_view view = ROCECTL_OWNER_NONE;
 	u64 stats[ROCECTL_QP_NSTATS];
+	struct rocectl_reader reader;
 	struct rocectl_qp_info in;
 	struct rocectl_dev *rdev;
 	struct rocectl_qp *e;
@@ -181,6 +189,7 @@ int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, ROCECTL_A_QP_NUM))
 		return -EINVAL;
+	rocectl_nl_reader(skb, &reader);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -195,7 +204,7 @@ int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 	e = rocectl_qp_find_rcu(rdev, nla_get_u32(info->attrs[ROCECTL_A_QP_NUM]));
 	if (e) {
 		rocectl_qp_snapshot(e, &in, stats);
-		in.pid = rocectl_qp_reader_pid(e);
+		view = rocectl_owner_view(&reader, e->owner, &in.pid);
 		counts = e->counts;
 	}
 	rcu_read_unlock();
@@ -205,7 +214,7 @@ int rocectl_nl_qp_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	err = rocectl_nl_fill_qp(msg, rdev, &in, counts ? stats : NULL,
+	err = rocectl_nl_fill_qp(msg, rdev, &in, view, counts ? stats : NULL,
 				 ROCECTL_CMD_QP_GET, info->snd_portid,
 				 info->snd_seq, 0, NULL, -1, 0);
 out:
@@ -253,8 +262,10 @@ static int rocectl_nl_dump_dev_qps(struct sk_buff *skb,
 				   struct netlink_callback *cb,
 				   struct rocectl_dev *rdev,
 				   const struct rocectl_qp_filter *f,
+				   const struct rocectl_reader *reader,
 				   unsigned long *qpn)
 {
+	enum rocectl_owner_view view;
 	u64 stats[ROCECTL_QP_NSTATS];
 	struct rocectl_qp_info in;
 	struct rocectl_qp *e;
@@ -263,10 +274,11 @@ static int rocectl_nl_dump_dev_qps(struct sk_buff *skb,
 	rcu_read_lock();
 	xa_for_each_start(&rdev->qps, *qpn, e, *qpn) {
 		rocectl_qp_snapshot(e, &in, e->counts ? stats : NULL);
-		in.pid = rocectl_qp_reader_pid(e);
+		view = rocectl_owner_view(reader, e->owner, &in.pid);
 		if (!rocectl_qp_match(f, &in))
 			continue;
-		err = rocectl_nl_fill_qp(skb, rdev, &in, e->counts ? stats : NULL,
+		err = rocectl_nl_fill_qp(skb, rdev, &in, view,
+					 e->counts ? stats : NULL,
 					 ROCECTL_CMD_QP_GET,
 					 NETLINK_CB(cb->skb).portid,
 					 cb->nlh->nlmsg_seq, NLM_F_MULTI, cb,
@@ -283,6 +295,7 @@ int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct nlattr **attrs = rocectl_dump_attrs(cb);
 	unsigned long dev_index = cb->args[0], qpn = cb->args[1];
 	struct rocectl_dev *rdev, *only = NULL;
+	struct rocectl_reader reader;
 	struct rocectl_qp_filter f;
 	int err = 0;
 
@@ -292,6 +305,7 @@ int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		return -EINVAL;
 	}
 	rocectl_qp_filter_parse(attrs, &f);
+	rocectl_nl_reader(cb->skb, &reader);
 
 	mutex_lock(&rocectl_devs_lock);
 	if (attrs[ROCECTL_A_DEV_INDEX] || attrs[ROCECTL_A_DEV_NAME]) {
@@ -308,7 +322,7 @@ int rocectl_nl_qp_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			qpn = 0;
 			continue;
 		}
-		err = rocectl_nl_dump_dev_qps(skb, cb, rdev, &f, &qpn);
+		err = rocectl_nl_dump_dev_qps(skb, cb, rdev, &f, &reader, &qpn);
 		if (err)
 			break;
 		dev_index++;
@@ -327,8 +341,11 @@ out:
 static int rocectl_nl_fill_retired(struct sk_buff *skb,
 				   const struct rocectl_dev *rdev,
 				   const struct rocectl_retired_group *g,
+				   const struct rocectl_reader *reader,
 				   u32 portid, u32 seq, int flags)
 {
+	bool owner = rocectl_owner_ns_view(reader, &g->owners) !=
+		     ROCECTL_OWNER_NONE;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &rocectl_genl_family, flags,
@@ -338,11 +355,12 @@ static int rocectl_nl_fill_retired(struct sk_buff *skb,
 	if (nla_put_u32(skb, ROCECTL_A_DEV_INDEX, rdev->index) ||
 	    nla_put_string(skb, ROCECTL_A_DEV_NAME, rocectl_dev_name(rdev)) ||
 	    (g->other && nla_put_flag(skb, ROCECTL_A_QP_RETIRED_OTHER)) ||
-	    (!g->other && (nla_put_u32(skb, ROCECTL_A_QP_PORT, g->port) ||
-			   nla_put_string(skb, ROCECTL_A_QP_COMM, g->comm) ||
-			   (g->cgroup &&
-			    nla_put_u64_64bit(skb, ROCECTL_A_QP_CGROUP, g->cgroup,
-					      ROCECTL_A_PAD)))) ||
+	    (!g->other && nla_put_u32(skb, ROCECTL_A_QP_PORT, g->port)) ||
+	    (!g->other && owner &&
+	     (nla_put_string(skb, ROCECTL_A_QP_COMM, g->comm) ||
+	      (g->cgroup &&
+	       nla_put_u64_64bit(skb, ROCECTL_A_QP_CGROUP, g->cgroup,
+				 ROCECTL_A_PAD)))) ||
 	    nla_put_u64_64bit(skb, ROCECTL_A_QP_RETIRED_QPS, g->qps,
 			      ROCECTL_A_PAD) ||
 	    rocectl_nl_put_stats(skb, ROCECTL_A_QP_STATS, g->stats)) {
@@ -356,6 +374,7 @@ static int rocectl_nl_fill_retired(struct sk_buff *skb,
 int rocectl_nl_qp_retired_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct rocectl_retired_group g;
+	struct rocectl_reader reader;
 	struct rocectl_dev *rdev;
 	struct sk_buff *msg;
 	int err;
@@ -363,6 +382,7 @@ int rocectl_nl_qp_retired_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, ROCECTL_A_QP_PORT) ||
 	    GENL_REQ_ATTR_CHECK(info, ROCECTL_A_QP_COMM))
 		return -EINVAL;
+	rocectl_nl_reader(skb, &reader);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -376,13 +396,17 @@ int rocectl_nl_qp_retired_get_doit(struct sk_buff *skb, struct genl_info *info)
 					 nla_data(info->attrs[ROCECTL_A_QP_COMM]),
 					 info->attrs[ROCECTL_A_QP_CGROUP] ?
 					 nla_get_u64(info->attrs[ROCECTL_A_QP_CGROUP]) : 0,
-					 &g)) {
+					 &g) ||
+		   /* A name the reader may not see is one it cannot look up. */
+		   rocectl_owner_ns_view(&reader, &g.owners) ==
+		   ROCECTL_OWNER_NONE) {
 		NL_SET_ERR_MSG_MOD(info->extack,
 				   "no destroyed QP of the device has this port, command name and cgroup");
 		err = -ENOENT;
 	} else {
-		err = rocectl_nl_fill_retired(msg, rdev, &g, info->snd_portid,
-					      info->snd_seq, 0);
+		err = rocectl_nl_fill_retired(msg, rdev, &g, &reader,
+					      info->snd_portid, info->snd_seq,
+					      0);
 	}
 	mutex_unlock(&rocectl_devs_lock);
 	if (err) {
@@ -402,8 +426,11 @@ int rocectl_nl_qp_retired_get_dumpit(struct sk_buff *skb,
 	struct nlattr *ga = attrs[ROCECTL_A_QP_CGROUP];
 	struct rocectl_dev *rdev, *only = NULL;
 	struct rocectl_retired_group g;
+	struct rocectl_reader reader;
+	bool hidden;
 	int err = 0;
 
+	rocectl_nl_reader(cb->skb, &reader);
 	mutex_lock(&rocectl_devs_lock);
 	if (attrs[ROCECTL_A_DEV_INDEX] || attrs[ROCECTL_A_DEV_NAME]) {
 		only = rocectl_nl_find_dev(attrs, cb->extack);
@@ -416,11 +443,15 @@ int rocectl_nl_qp_retired_get_dumpit(struct sk_buff *skb,
 		if (only && rdev != only)
 			goto next_dev;
 		for (; rocectl_retired_next(&rdev->retired, &pos, &g); pos++) {
+			hidden = rocectl_owner_ns_view(&reader, &g.owners) ==
+				 ROCECTL_OWNER_NONE;
 			if ((pa && (g.other || g.port != nla_get_u32(pa))) ||
-			    (ca && (g.other || strcmp(g.comm, nla_data(ca)))) ||
-			    (ga && (g.other || g.cgroup != nla_get_u64(ga))))
+			    (ca && (g.other || hidden ||
+				    strcmp(g.comm, nla_data(ca)))) ||
+			    (ga && (g.other || hidden ||
+				    g.cgroup != nla_get_u64(ga))))
 				continue;
-			err = rocectl_nl_fill_retired(skb, rdev, &g,
+			err = rocectl_nl_fill_retired(skb, rdev, &g, &reader,
 						      NETLINK_CB(cb->skb).portid,
 						      cb->nlh->nlmsg_seq,
 						      NLM_F_MULTI);

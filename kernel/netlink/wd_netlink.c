@@ -6,6 +6,7 @@
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 #include "devices/devices.h"
+#include "qp/qp_owner.h"
 #include "attrs.h"
 #include "family.h"
 #include "watchdog/watchdog.h"
@@ -14,9 +15,43 @@
 #include "wd_netlink.h"
 #include "netlink_gen.h"
 
+/*
+ * A process of the storm: its place in the table, its counts, and its
+ * owner as the reader may see it (qp_owner.c); an event (reader NULL)
+ * names only kernel users, a listener reads the rest with WD_GET by the
+ * place.
+ */
+static int rocectl_wd_put_proc(struct sk_buff *skb,
+			       const struct rocectl_wd_blast *b,
+			       const struct rocectl_wd_blast_proc *pp,
+			       const struct rocectl_reader *reader)
+{
+	enum rocectl_owner_view view = ROCECTL_OWNER_FULL;
+	pid_t nr = 0;
+
+	if (pp->pid)
+		view = reader ? rocectl_owner_view_nr(reader, pp->pid, &nr) :
+				ROCECTL_OWNER_NONE;
+	if (nla_put_u32(skb, ROCECTL_A_WDB_SLOT, pp - b->p) ||
+	    (view == ROCECTL_OWNER_FULL &&
+	     nla_put_u32(skb, ROCECTL_A_WDB_PID, nr)) ||
+	    (view != ROCECTL_OWNER_NONE &&
+	     nla_put_string(skb, ROCECTL_A_WDB_COMM, pp->comm)) ||
+	    nla_put_u32(skb, ROCECTL_A_WDB_QPS, pp->qps) ||
+	    (view != ROCECTL_OWNER_NONE && pp->cgroup &&
+	     nla_put_u64_64bit(skb, ROCECTL_A_WDB_CGROUP, pp->cgroup,
+			       ROCECTL_A_WDB_PAD)) ||
+	    (b->counted &&
+	     nla_put_u64_64bit(skb, ROCECTL_A_WDB_BYTES,
+			       rocectl_wd_blast_moved(pp), ROCECTL_A_WDB_PAD)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* The storm's blast radius: counts, then the processes most affected. */
 static int rocectl_wd_put_blast(struct sk_buff *skb,
-				const struct rocectl_wd_blast *b)
+				const struct rocectl_wd_blast *b,
+				const struct rocectl_reader *reader)
 {
 	const struct rocectl_wd_blast_proc *top[ROCECTL_WD_BLAST_SHOWN];
 	struct nlattr *nest;
@@ -32,17 +67,7 @@ static int rocectl_wd_put_blast(struct sk_buff *skb,
 	rocectl_wd_blast_top(b, top, &n);
 	for (i = 0; i < n; i++) {
 		nest = nla_nest_start(skb, ROCECTL_A_WDP_BLAST_PROC);
-		if (!nest ||
-		    nla_put_u32(skb, ROCECTL_A_WDB_PID, top[i]->pid) ||
-		    nla_put_string(skb, ROCECTL_A_WDB_COMM, top[i]->comm) ||
-		    nla_put_u32(skb, ROCECTL_A_WDB_QPS, top[i]->qps) ||
-		    (top[i]->cgroup &&
-		     nla_put_u64_64bit(skb, ROCECTL_A_WDB_CGROUP, top[i]->cgroup,
-				       ROCECTL_A_WDB_PAD)) ||
-		    (b->counted &&
-		     nla_put_u64_64bit(skb, ROCECTL_A_WDB_BYTES,
-				       rocectl_wd_blast_moved(top[i]),
-				       ROCECTL_A_WDB_PAD)))
+		if (!nest || rocectl_wd_put_proc(skb, b, top[i], reader))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
@@ -50,7 +75,7 @@ static int rocectl_wd_put_blast(struct sk_buff *skb,
 }
 
 static int rocectl_wd_put_prio(struct sk_buff *skb, const struct rocectl_wd *w,
-			       int d, int p)
+			       int d, int p, const struct rocectl_reader *reader)
 {
 	const struct rocectl_wd_prio *ps = &w->p[d][p];
 	struct nlattr *nest;
@@ -79,7 +104,7 @@ static int rocectl_wd_put_prio(struct sk_buff *skb, const struct rocectl_wd *w,
 	    nla_put_u64_64bit(skb, ROCECTL_A_WDP_CONFLICTS, ps->conflicts, ROCECTL_A_WDP_PAD) ||
 	    nla_put_u8(skb, ROCECTL_A_WDP_BACKOFF, ps->backoff) ||
 	    nla_put_u8(skb, ROCECTL_A_WDP_PFC_CLEARED, ps->cleared) ||
-	    rocectl_wd_put_blast(skb, w->blast[d][p])) {
+	    rocectl_wd_put_blast(skb, w->blast[d][p], reader)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -87,8 +112,12 @@ static int rocectl_wd_put_prio(struct sk_buff *skb, const struct rocectl_wd *w,
 	return 0;
 }
 
-/* A watch, or (event >= 0) one event of one of its priorities. */
+/*
+ * A watch for a reader, or (event >= 0, reader NULL) one event of one of
+ * its priorities.
+ */
 static int rocectl_wd_fill(struct sk_buff *skb, const struct rocectl_wd *w,
+			   const struct rocectl_reader *reader,
 			   u8 cmd, u32 portid, u32 seq, int flags,
 			   int event, int dir, int prio,
 			   u64 window_us, u64 pause_us, u64 frames)
@@ -111,7 +140,7 @@ static int rocectl_wd_fill(struct sk_buff *skb, const struct rocectl_wd *w,
 						   pause_us, ROCECTL_A_PAD)) ||
 		    ((window_us || frames) &&
 		     nla_put_u64_64bit(skb, ROCECTL_A_WD_EV_FRAMES, frames, ROCECTL_A_PAD)) ||
-		    (prio >= 0 && rocectl_wd_put_prio(skb, w, dir, prio)))
+		    (prio >= 0 && rocectl_wd_put_prio(skb, w, dir, prio, NULL)))
 			goto cancel;
 		goto done;
 	}
@@ -137,7 +166,7 @@ static int rocectl_wd_fill(struct sk_buff *skb, const struct rocectl_wd *w,
 	for (d = 0; d < ROCECTL_WD_NDIR; d++)
 		for (p = 0; p < ROCECTL_WD_NPRIO; p++)
 			if (rocectl_wd_active(w, d, p) &&
-			    rocectl_wd_put_prio(skb, w, d, p))
+			    rocectl_wd_put_prio(skb, w, d, p, reader))
 				goto cancel;
 done:
 	genlmsg_end(skb, hdr);
@@ -157,8 +186,8 @@ static void rocectl_wd_nl_event(struct rocectl_wd *w, int dir, int prio,
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (rocectl_wd_fill(skb, w, ROCECTL_CMD_WD_EVENT_NTF, 0, 0, 0, event, dir,
-			    prio, window_us, pause_us, frames)) {
+	if (rocectl_wd_fill(skb, w, NULL, ROCECTL_CMD_WD_EVENT_NTF, 0, 0, 0,
+			    event, dir, prio, window_us, pause_us, frames)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -422,12 +451,14 @@ int rocectl_nl_wd_del_doit(struct sk_buff *skb, struct genl_info *info)
 int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	int ifindex = rocectl_wd_port_ifindex(info);
+	struct rocectl_reader reader;
 	struct rocectl_wd *w;
 	struct sk_buff *msg;
 	int err;
 
 	if (ifindex < 0)
 		return ifindex;
+	rocectl_nl_reader(skb, &reader);
 	/* Sixteen priorities, each with its storm's processes. */
 	msg = genlmsg_new(4 * NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -437,8 +468,9 @@ int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(w)) {
 		err = PTR_ERR(w);
 	} else {
-		err = rocectl_wd_fill(msg, w, ROCECTL_CMD_WD_GET, info->snd_portid,
-				      info->snd_seq, 0, -1, 0, 0, 0, 0, 0);
+		err = rocectl_wd_fill(msg, w, &reader, ROCECTL_CMD_WD_GET,
+				      info->snd_portid, info->snd_seq, 0, -1, 0,
+				      0, 0, 0, 0);
 	}
 	rtnl_unlock();
 	if (err) {
@@ -450,15 +482,17 @@ int rocectl_nl_wd_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 int rocectl_nl_wd_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct rocectl_reader reader;
 	struct rocectl_wd *w;
 	long i = 0;
 	int err = 0;
 
+	rocectl_nl_reader(cb->skb, &reader);
 	rtnl_lock();
 	list_for_each_entry(w, &rocectl_wds, list) {
 		if (i++ < cb->args[0])
 			continue;
-		err = rocectl_wd_fill(skb, w, ROCECTL_CMD_WD_GET,
+		err = rocectl_wd_fill(skb, w, &reader, ROCECTL_CMD_WD_GET,
 				      NETLINK_CB(cb->skb).portid,
 				      cb->nlh->nlmsg_seq, NLM_F_MULTI, -1, 0, 0,
 				      0, 0, 0);

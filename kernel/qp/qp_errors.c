@@ -5,7 +5,8 @@
  * it to one record per failure) ends here. Each failure is traced
  * (rocectl:qp_error), written to a ring of fixed size that outlives the
  * QP (the oldest record overwritten, and counted, when it is full),
- * counted per device, owner's command name and cause, and announced on
+ * counted per device, owner's command name and cause (each count keeping
+ * where its owners live, qp_owner.c), and announced on
  * the event group from a work (the hooks may not send).
  *
  * Writers run in the QP hooks' contexts (preemption off, softirq
@@ -79,6 +80,10 @@ void rocectl_qp_errors_exit(void)
 	cancel_work_sync(&rocectl_qp_err_wk);
 	for (i = 0; i < rocectl_qp_err_size; i++)
 		put_pid(rocectl_qp_err_ring[i].owner);
+	for (i = 0; i < rocectl_qp_err_ngroups; i++)
+		rocectl_owner_ns_put(&rocectl_qp_err_groups[i].owners);
+	for (i = 0; i < ROCECTL_QP_ERR_NCAUSE; i++)
+		rocectl_owner_ns_put(&rocectl_qp_err_other[i].owners);
 	kvfree(rocectl_qp_err_ring);
 	kvfree(rocectl_qp_err_groups);
 }
@@ -115,6 +120,7 @@ void rocectl_qp_errors_add(struct rocectl_dev *rdev, struct pid *owner,
 {
 	const char *dev = rocectl_dev_name(rdev);
 	u64 zero[ROCECTL_QP_NSTATS] = {};
+	struct rocectl_qp_err_group *g;
 	struct rocectl_qp_err_rec *r;
 	struct pid *old;
 	unsigned long flags;
@@ -136,7 +142,9 @@ void rocectl_qp_errors_add(struct rocectl_dev *rdev, struct pid *owner,
 	r->info = *info;
 	r->has_stats = stats;
 	memcpy(r->stats, stats ?: zero, sizeof(r->stats));
-	rocectl_qp_err_group_of(rdev->index, dev, info->comm, cause)->count++;
+	g = rocectl_qp_err_group_of(rdev->index, dev, info->comm, cause);
+	rocectl_owner_ns_add(&g->owners, owner);
+	g->count++;
 	spin_unlock_irqrestore(&rocectl_qp_err_lock, flags);
 
 	put_pid(old);

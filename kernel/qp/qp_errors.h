@@ -8,6 +8,7 @@
 
 #include <linux/pid.h>
 #include <rdma/ib_verbs.h>
+#include "qp_owner.h"
 #include "qp_stats.h"
 #include "qps.h"
 
@@ -34,6 +35,7 @@ struct rocectl_qp_err_group {
 	char comm[TASK_COMM_LEN];
 	u8 cause;
 	bool other;		/* past the bound: any device and name */
+	struct rocectl_owner_ns owners;	/* who may see its name */
 	u64 count;
 };
 

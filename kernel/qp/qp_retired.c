@@ -5,7 +5,9 @@
  * the live QPs' counts, a reader's sums per group never go back and never
  * depend on catching a destroy event.
  *
- * A QP is added from its entry's RCU free (dev_counters.c's moment: its
+ * Each group keeps where its owners live (qp_owner.c), so that a reader
+ * outside their pid namespace gets its counts without its name and
+ * cgroup. A QP is added from its entry's RCU free (dev_counters.c's moment: its
  * counts are final), in softirq context: a new group is allocated
  * atomically, and a failed allocation or a device past its bound adds
  * the QP to the device's "other" group, allocated with the table, so
@@ -53,9 +55,12 @@ void rocectl_retired_free(struct rocectl_retired *r)
 
 	if (!r->at)
 		return;
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n; i++) {
+		rocectl_owner_ns_put(&r->at[i]->owners);
 		kfree(r->at[i]);
+	}
 	kvfree(r->at);
+	rocectl_owner_ns_put(&r->other->owners);
 	kfree(r->other);
 	r->at = NULL;
 	r->other = NULL;
@@ -81,7 +86,8 @@ rocectl_retired_lookup(struct rocectl_retired *r, u32 port, const char *comm,
 }
 
 void rocectl_retired_add(struct rocectl_retired *r, u32 port,
-			 const char *comm, u64 cgroup, const u64 *stats)
+			 const char *comm, u64 cgroup, struct pid *owner,
+			 const u64 *stats)
 {
 	u32 hash = rocectl_retired_hash(port, comm, cgroup);
 	struct rocectl_retired_group *g;
@@ -104,6 +110,7 @@ void rocectl_retired_add(struct rocectl_retired *r, u32 port,
 	}
 	if (!g)
 		g = r->other;
+	rocectl_owner_ns_add(&g->owners, owner);
 	g->qps++;
 	for (i = 0; i < ROCECTL_QP_NSTATS; i++)
 		g->stats[i] += stats[i];

@@ -9,6 +9,7 @@
 #include <linux/hashtable.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include "qp_owner.h"
 #include "qp_stats.h"
 
 struct rocectl_retired_group {
@@ -17,6 +18,7 @@ struct rocectl_retired_group {
 	bool other;		/* past the bound: any port, name and cgroup */
 	char comm[TASK_COMM_LEN];
 	u64 cgroup;		/* the QPs' creators' cgroup (v2) id; 0 the root */
+	struct rocectl_owner_ns owners;	/* who may see port, name, cgroup */
 	u64 qps;
 	u64 stats[ROCECTL_QP_NSTATS];
 };
@@ -36,7 +38,8 @@ struct rocectl_retired {
 int rocectl_retired_init(struct rocectl_retired *r);
 void rocectl_retired_free(struct rocectl_retired *r);
 void rocectl_retired_add(struct rocectl_retired *r, u32 port,
-			 const char *comm, u64 cgroup, const u64 *stats);
+			 const char *comm, u64 cgroup, struct pid *owner,
+			 const u64 *stats);
 bool rocectl_retired_next(struct rocectl_retired *r, unsigned long *pos,
 			  struct rocectl_retired_group *copy);
 bool rocectl_retired_find(struct rocectl_retired *r, u32 port,

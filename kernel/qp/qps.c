@@ -109,7 +109,8 @@ static void rocectl_qp_free_rcu(struct rcu_head *rcu)
 		rocectl_qp_sum(e, stats);
 		rocectl_dev_qp_gone(e->rdev, stats);
 		rocectl_retired_add(&e->rdev->retired, e->info.port,
-				    e->info.comm, e->info.cgroup, stats);
+				    e->info.comm, e->info.cgroup, e->owner,
+				    stats);
 		rocectl_qp_departed(e, stats);
 	}
 	free_percpu(e->stats);
@@ -340,16 +341,6 @@ void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len)
 	u64_stats_add(&pc->c[bytes], len);
 	u64_stats_update_end_irqrestore(&pc->syncp, flags);
 	preempt_enable();
-}
-
-/*
- * The owner's pid as the reader (current) numbers it, as the RDMA core's
- * resource dumps do (task_pid_vnr): 0 when the reader's pid namespace does
- * not contain the owner, or for a kernel QP. e must be alive (RCU).
- */
-pid_t rocectl_qp_reader_pid(const struct rocectl_qp *e)
-{
-	return e->owner ? pid_nr_ns(e->owner, task_active_pid_ns(current)) : 0;
 }
 
 /* The QP's counters summed over the CPUs; zero before it has any. */

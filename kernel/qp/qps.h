@@ -148,7 +148,6 @@ void rocectl_qps_mark_incomplete(void);
 void rocectl_qps_mark_dev_incomplete(struct rocectl_dev *rdev, bool devx);
 void rocectl_qp_snapshot(struct rocectl_qp *e, struct rocectl_qp_info *info,
 			 u64 *stats);
-pid_t rocectl_qp_reader_pid(const struct rocectl_qp *e);
 void rocectl_qp_stats_alloc(struct rocectl_qp *e, gfp_t gfp);
 u64 rocectl_qp_modifying(struct ib_qp *qp, const struct ib_qp_attr *attr,
 			 int mask);

@@ -90,9 +90,9 @@ fi
 dT=${ROCECTL_DEBUG_T:-120}
 dST=${ROCECTL_DEBUG_SCENARIO_TIMEOUT:-900}
 dVMT=${ROCECTL_DEBUG_VM_TIMEOUT:-3000}
-# Messages per fuzz phase: 100,000 take 2 minutes each here; 20,000 still
-# send every command with every attribute type over a thousand times.
-dFUZZ=${ROCECTL_DEBUG_FUZZ_COUNT:-20000}
+# Messages per fuzz phase: the normal lanes' 100,000 (about 2 minutes a
+# phase here), so that KASAN, lockdep and kmemleak watch as many.
+dFUZZ=${ROCECTL_DEBUG_FUZZ_COUNT:-100000}
 # qp_stress's unloads under churning events: a cycle takes about 90 s here
 # (the normal lane's five, 450 s); two still race each unload with events.
 dCYCLES=${ROCECTL_DEBUG_UNLOAD_CYCLES:-2}

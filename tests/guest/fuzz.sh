@@ -13,11 +13,15 @@
 # could change anything else; the big red switch is never sent valid.
 # Phase B (nobody, "nlfuzz unpriv"): unguarded and biased to valid requests
 # for the real netdevs and devices; every admin request must get EPERM.
+# Phase C (nobody in a child pid namespace, sharing the host's network
+# namespace, "nlfuzz unpriv -o"): the same, and no reply may name an owner
+# of root's QPs, destroyed QPs or failures (rocectl(8), PERMISSIONS); the
+# same check as nobody in the initial namespace must find them.
 #
 # FUZZ_COUNT messages per phase (default 100000), FUZZ_SEED (default: the
 # time; printed, to replay a run).
 . "$(dirname "$0")/lib.sh"
-plan 9
+plan 11
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 NLFUZZ=$ROOT/tests/tools/build/nlfuzz
@@ -39,7 +43,11 @@ rc watchdog set dev sim1 prio 3,5 direction both action alert nic-stall-preventi
 "$QPT" pair -d rxe0 -D rxe1 -g 1 -n 2 -m 50 -s 512 --hold > "$W/hold.json" 2> "$W/hold.err" &
 holder=$!
 busywait 30000 test -s "$W/hold.json" || fail "QP holder: $(cat "$W/hold.err")"
-log_test "setup: rxe0/rxe1, a held QP pair, watched sim0 (forward) and sim1 (both directions, stall prevention)"
+# Owners outlasting their QPs: a destroyed pair's group, a failure's record.
+"$QPT" pair -d rxe0 -D rxe1 -g 1 -n 1 -m 10 -s 64 > /dev/null 2> "$W/gone.err" || fail "QPs that go: $(cat "$W/gone.err")"
+"$QPT" fail -d rxe0 -g 1 --how modify > /dev/null 2> "$W/failed.err" || fail "a failed QP: $(cat "$W/failed.err")"
+[ "$(rc -j qp errors | jq length)" -ge 1 ] || fail "no failure record"
+log_test "setup: rxe0/rxe1, a held QP pair, a destroyed one, a failed one, watched sim0 (forward) and sim1 (both directions, stall prevention)"
 
 
 # Everything a refused request must not change; time-varying fields left out.
@@ -72,7 +80,7 @@ compare() {	# compare WHAT
 }
 
 summary() {	# the fuzzer's JSON as a comment line
-	echo "# $(jq -c '{mode, seed, messages, processed, dropped, regenerated, acks, replies, dump_parts, dumps_done, admin_processed, admin_eperm, admin_accepted_scratch, bad_replies, no_answer, violations, elapsed_ms, errors}' "$1")"
+	echo "# $(jq -c '{mode, seed, messages, processed, dropped, regenerated, acks, replies, dump_parts, dumps_done, admin_processed, admin_eperm, admin_accepted_scratch, bad_replies, no_answer, violations, foreign_owners, elapsed_ms, errors}' "$1")"
 }
 
 # --- phase A: root, guarded ---------------------------------------------------------------
@@ -125,6 +133,29 @@ log_test "nobody: $COUNT random and valid messages (seed $SEED): every admin req
 alive || fail "module not answering after phase B"
 compare "phase B"
 log_test "nobody: module answering, state unchanged"
+
+# --- phase C: nobody in a child pid namespace, no owner in any reply ------------------------
+# The check itself first: nobody in the initial namespace is shown the owners.
+su nobody -s /bin/sh -c "/run/nobody/nlfuzz unpriv -o -s $SEED -n 2000" > "$W/c0.json" 2> "$W/c0.err"
+[ "$(jq .foreign_owners "$W/c0.json" 2>/dev/null || echo 0)" -gt 0 ] ||
+	fail "the owner check found no owner for nobody in the initial pid namespace: $(tail -c 300 "$W/c0.err")"
+t0=$(date +%s%3N)
+unshare --pid --fork setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all -- \
+	/run/nobody/nlfuzz unpriv -o -s "$SEED" -n "$COUNT" > "$W/c.json" 2> "$W/c.err"
+code=$?
+t1=$(date +%s%3N)
+[ -s "$W/c.json" ] && summary "$W/c.json"
+check_eq "$code" 0 "nlfuzz unpriv -o in a child pid namespace exit (seed $SEED): $(tail -c 800 "$W/c.err" | tr '\n' '|')"
+[ "$(jq .messages "$W/c.json" 2>/dev/null || echo 0)" -ge "$COUNT" ] || fail "only $(jq .messages "$W/c.json") messages"
+check_eq "$(jq '.violations, .foreign_owners, .bad_replies, .no_answer' "$W/c.json" | tr '\n' ' ')" "0 0 0 0 " \
+	"violations, owners named, bad replies, unanswered"
+[ "$(jq '.replies' "$W/c.json")" -gt 1000 ] || fail "few replies to reads in a child pid namespace"
+echo "# phase C: $COUNT messages as nobody in a child pid namespace in $(( (t1 - t0) / 1000 )).$(( (t1 - t0) % 1000 / 100 )) s"
+log_test "nobody in a child pid namespace: $COUNT messages (seed $SEED), no reply names an owner (the same check finds them for nobody in the initial one)"
+
+alive || fail "module not answering after phase C"
+compare "phase C"
+log_test "nobody in a child pid namespace: module answering, state unchanged"
 
 # A refusal as root still says why: the fuzzer did not leave the family confused.
 out=$(rc watchdog set dev nosuch0 prio 3 2>&1); code=$?

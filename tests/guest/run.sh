@@ -13,7 +13,7 @@ RESULTS=$out/results.tap
 : > "$out/times"
 mkdir -p "$out/scenarios"
 
-SCENARIOS=${SCENARIOS:-"install devices qps rxe_sender qp_hooks qp_errors netns blocking qp_counters hw_counters hw_congestion hw_budget qp_sport_hw qp_stress reconcile fabric_path watchdog wd_hold blast faults fuzz permissions simnic check devx devx_load pods pods_exclusive exporter journal qptraffic races mlx5"}
+SCENARIOS=${SCENARIOS:-"install devices qps rxe_sender qp_hooks qp_errors netns blocking qp_counters hw_counters hw_congestion hw_budget qp_sport_hw qp_stress reconcile fabric_path watchdog wd_hold blast faults fuzz permissions visibility simnic check devx devx_load pods pods_exclusive exporter journal qptraffic races mlx5"}
 
 clean_slate() {
 	grep -q '^rocectl_mlx5 ' /proc/modules && rmmod rocectl_mlx5

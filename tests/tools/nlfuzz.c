@@ -10,7 +10,7 @@
  * answer.
  *
  *   nlfuzz fuzz   [-s SEED] [-n COUNT] [-x NETDEV]... [-v]
- *   nlfuzz unpriv [-s SEED] [-n COUNT] [-v]
+ *   nlfuzz unpriv [-s SEED] [-n COUNT] [-o] [-v]
  *   nlfuzz hammer -t SECONDS -r REQ[,REQ...] [-d NETDEV] [-s SEED]
  *   nlfuzz faults -r REQ [-d NETDEV] [-D RDMADEV] [-N MAXNTH]
  *   nlfuzz faultexec [-N MAXNTH] -- PROGRAM [ARG...]
@@ -33,7 +33,11 @@
  *   generator, unguarded and biased to valid requests naming real netdevs
  *   and devices; every admin request that reaches the family with a valid
  *   header must be refused with EPERM (or, asked as a dump, EOPNOTSUPP:
- *   since 6.2 generic netlink looks the operation up first).
+ *   since 6.2 generic netlink looks the operation up first). With -o (a
+ *   reader whose pid namespace holds no QP's or storm process's owner,
+ *   without CAP_NET_ADMIN anywhere: rocectl(8), PERMISSIONS), a reply that
+ *   names a user owner -- a nonzero pid, a command name not a kernel QP's
+ *   or kernel user's, a cgroup -- is a violation (foreign_owners).
  * hammer (races): the given requests in a tight loop for SECONDS, following
  *   the family through unloads and reloads (controller notifications; no
  *   module autoload). REQ: wd-set, wd-del (need -d), brs, qp-dump, dev-dump,
@@ -132,7 +136,7 @@ static void __printf(1, 2) usage_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\nusage: nlfuzz fuzz|unpriv [-s SEED] [-n COUNT] [-x NETDEV]... [-v]\n"
+	fputs("\nusage: nlfuzz fuzz|unpriv [-s SEED] [-n COUNT] [-x NETDEV]... [-o] [-v]\n"
 	      "       nlfuzz hammer -t SECONDS -r REQ[,REQ...] [-d NETDEV] [-D RDMADEV]\n"
 	      "       nlfuzz faults -r REQ [-d NETDEV] [-D RDMADEV] [-N MAXNTH]\n"
 	      "       nlfuzz faultexec [-N MAXNTH] -- PROGRAM [ARG...]\n", stderr);
@@ -491,12 +495,14 @@ struct stats {
 	uint64_t bad_replies;	/* malformed netlink from the kernel */
 	uint64_t no_answer;	/* an ack was asked for, nothing came */
 	uint64_t violations;
+	uint64_t foreign_owners;	/* -o: user owners named in replies */
 	uint64_t model_mismatch;
 	uint64_t per_cmd[256];
 };
 
 static struct stats S;
 static bool verbose;
+static bool opt_no_owner;	/* -o: no reply may name a user owner */
 
 enum mode { M_FUZZ, M_UNPRIV, M_HAMMER, M_FAULTS, M_FAULTEXEC };
 static enum mode mode;
@@ -642,6 +648,63 @@ static void check_extack(const uint8_t *tlv, size_t len, uint32_t orig_len)
 }
 
 /*
+ * The user owners a well-formed reply names (-o): at the top (a QP, a
+ * failure record, a group of destroyed QPs or failures) a nonzero pid, a
+ * cgroup, a command name without the kernel-QP flag; in a priority's
+ * storm processes, the same of a process whose pid is not 0 (a kernel
+ * user's is 0, named by its kernel name to everyone).
+ */
+static unsigned int owners_named(const uint8_t *p, size_t len, int depth)
+{
+	bool comm = false, kernel = false, pid0 = false, pid = false, cgroup = false;
+	unsigned int n = 0;
+	struct nlattr a;
+	size_t off = 0;
+	uint32_t v;
+
+	while (off + NLA_HDRLEN <= len) {
+		const uint8_t *d = p + off + NLA_HDRLEN;
+		int t;
+
+		memcpy(&a, p + off, sizeof(a));
+		t = a.nla_type & NLA_TYPE_MASK;
+		if (a.nla_len < NLA_HDRLEN || off + a.nla_len > len)
+			break;
+		v = 0;
+		if (a.nla_len >= NLA_HDRLEN + 4)
+			memcpy(&v, d, 4);
+		if (depth == 0) {
+			if (t == ROCECTL_A_QP_PID)
+				*(v ? &pid : &pid0) = true;
+			else if (t == ROCECTL_A_QP_COMM)
+				comm = true;
+			else if (t == ROCECTL_A_QP_KERNEL)
+				kernel = a.nla_len > NLA_HDRLEN && *d;
+			else if (t == ROCECTL_A_QP_CGROUP)
+				cgroup = true;
+			else if (t == ROCECTL_A_WD_PRIO)
+				n += owners_named(d, a.nla_len - NLA_HDRLEN, 1);
+		} else if (depth == 1 && t == ROCECTL_A_WDP_BLAST_PROC) {
+			n += owners_named(d, a.nla_len - NLA_HDRLEN, 2);
+		} else if (depth == 2) {
+			if (t == ROCECTL_A_WDB_PID)
+				*(v ? &pid : &pid0) = true;
+			else if (t == ROCECTL_A_WDB_COMM)
+				comm = true;
+			else if (t == ROCECTL_A_WDB_CGROUP)
+				cgroup = true;
+		}
+		off += NLA_ALIGN(a.nla_len);
+	}
+	if (depth == 1)
+		return n;
+	/* A kernel QP (flag) or kernel user (pid 0) is no user's. */
+	if (depth == 2)
+		kernel = pid0;
+	return n + (pid || cgroup || (comm && !kernel));
+}
+
+/*
  * Read every reply waiting, continuing dumps (the kernel fills the next
  * part when we read), until nothing is left. Dumps are produced within
  * recvmsg and doit answers within sendmsg: when the socket is empty,
@@ -751,6 +814,11 @@ static uint64_t drain(struct nl *nl, struct batch *bt, bool block_first)
 				    !attrs_wellformed(pl + GENL_HDRLEN, plen - GENL_HDRLEN, N_NONE, 0)) {
 					S.bad_replies++;
 					hexdump("malformed reply", p, h.nlmsg_len);
+				} else if (opt_no_owner &&
+					   owners_named(pl + GENL_HDRLEN, plen - GENL_HDRLEN, 0)) {
+					S.foreign_owners++;
+					S.violations++;
+					hexdump("a reply naming a user owner", p, h.nlmsg_len);
 				}
 				if (s)
 					s->got_data = true;
@@ -2396,11 +2464,12 @@ static void print_summary(const char *modename, uint64_t seed, uint64_t ms)
 	       ",\"admin_eperm\":%" PRIu64 ",\"admin_nodump\":%" PRIu64
 	       ",\"admin_accepted_scratch\":%" PRIu64
 	       ",\"bad_replies\":%" PRIu64 ",\"no_answer\":%" PRIu64 ",\"violations\":%" PRIu64
-	       ",\"elapsed_ms\":%" PRIu64 ",\"errors\":{",
+	       ",\"foreign_owners\":%" PRIu64 ",\"elapsed_ms\":%" PRIu64 ",\"errors\":{",
 	       modename, seed, S.messages, S.datagrams, S.processed, S.dropped, S.regenerated,
 	       S.acks, S.replies, S.dump_parts, S.dumps_done, S.dump_intr, S.unmatched,
 	       S.overruns, S.extack_msgs, S.admin_processed, S.admin_eperm, S.admin_nodump,
-	       S.admin_accepted_scratch, S.bad_replies, S.no_answer, S.violations, ms);
+	       S.admin_accepted_scratch, S.bad_replies, S.no_answer, S.violations,
+	       S.foreign_owners, ms);
 	for (i = 0, k = 0; i < ERRNO_MAX; i++)
 		if (S.err[i])
 			printf("%s\"%s\":%" PRIu64, k++ ? "," : "",
@@ -2451,7 +2520,7 @@ int main(int argc, char **argv)
 	else
 		usage_error("unknown mode \"%s\"", modename);
 	optind = 2;
-	while ((c = getopt(argc, argv, "s:n:x:t:r:d:D:N:vh")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:x:t:r:d:D:N:ovh")) != -1) {
 		switch (c) {
 		case 's':
 			seed = strtoull(optarg, &end, 0);
@@ -2487,6 +2556,9 @@ int main(int argc, char **argv)
 			maxn = (unsigned int)strtoul(optarg, &end, 0);
 			if (*end || !maxn)
 				usage_error("bad -N \"%s\"", optarg);
+			break;
+		case 'o':
+			opt_no_owner = true;
 			break;
 		case 'v':
 			verbose = true;

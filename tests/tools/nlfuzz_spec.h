@@ -152,6 +152,7 @@ static const struct ainfo wd_blast_proc_attrs[ROCECTL_A_WDB_MAX + 1] = {
 	[ROCECTL_A_WDB_QPS] = { T_U32 },
 	[ROCECTL_A_WDB_BYTES] = { T_U64 },
 	[ROCECTL_A_WDB_CGROUP] = { T_U64 },
+	[ROCECTL_A_WDB_SLOT] = { T_U32 },
 };
 
 static const struct ainfo cong_attrs[ROCECTL_A_CONG_MAX + 1] = {

@@ -292,6 +292,7 @@ static const enum mnl_attr_data_type rocectl_wd_blast_attr_types[ROCECTL_A_WDB_M
 	[ROCECTL_A_WDB_QPS] = MNL_TYPE_U32,
 	[ROCECTL_A_WDB_BYTES] = MNL_TYPE_U64,
 	[ROCECTL_A_WDB_CGROUP] = MNL_TYPE_U64,
+	[ROCECTL_A_WDB_SLOT] = MNL_TYPE_U32,
 };
 
 /* enum rocectl_wd_blast_attr: each attribute's name in the spec. */
@@ -301,6 +302,7 @@ static const char *const rocectl_wd_blast_attr_names[ROCECTL_A_WDB_MAX + 1] = {
 	[ROCECTL_A_WDB_QPS] = "qps",
 	[ROCECTL_A_WDB_BYTES] = "bytes",
 	[ROCECTL_A_WDB_CGROUP] = "cgroup",
+	[ROCECTL_A_WDB_SLOT] = "slot",
 };
 
 /* enum rocectl_cong_attr: each attribute's type, by the spec. */

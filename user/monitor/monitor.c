@@ -29,6 +29,8 @@
 
 struct monitor {
 	struct rocectl *rc;
+	struct nl req;	/* the listener's requests: WD_GET for owners */
+	struct wd_owners owners;
 	unsigned int objects;
 	bool journal;	/* to the journal, not standard output */
 	bool gone;	/* the module unloaded: no more events will come */
@@ -173,6 +175,17 @@ static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 	if (attrs_parse(nlh, tb) < 0)
 		return MNL_CB_OK;
 
+	/*
+	 * A storm's processes: an event names none of a user (its multicast
+	 * reaches every pid namespace); what this listener may see of them
+	 * is what WD_GET shows it, read now (rocectl(8), PERMISSIONS).
+	 */
+	wd_print_owners(NULL);
+	if (genl->cmd == ROCECTL_CMD_WD_EVENT_NTF &&
+	    (mon->req.sock || !nl_open(&mon->req, true)) &&
+	    !wd_event_owners(&mon->req, tb, &mon->owners))
+		wd_print_owners(&mon->owners);
+
 	if (mon->journal)
 		return to_journal(mon, genl->cmd, nlh, tb, object, event, is_dev);
 	print_event(mon, genl->cmd, nlh, tb, object, event, is_dev);
@@ -237,6 +250,8 @@ int cmd_monitor(struct rocectl *rc)
 	stop_on_signals(monitor_on_signal);
 
 	err = nl_listen(&rc->nl, monitor_cb, &mon);
+	if (mon.req.sock)
+		nl_close(&mon.req);
 	if (!err && mon.err) {
 		pr_err("Error: the journal refused an event: %s.\n", strerror(-mon.err));
 		return EXIT_FAILED;

@@ -13,6 +13,7 @@
 
 #include "lib/attrs.h"
 #include "lib/errors.h"
+#include "lib/nl.h"
 #include "lib/output.h"
 #include "lib/rocectl.h"
 #include "lib/utils.h"
@@ -52,6 +53,24 @@ static uint64_t u64_of(const struct nlattr *a)
 	return a ? mnl_attr_get_u64(a) : 0;
 }
 
+/* What wd_print_owners() last gave: an event's owners, read by WD_GET. */
+static const struct wd_owners *owners;
+
+void wd_print_owners(const struct wd_owners *o)
+{
+	owners = o;
+}
+
+static unsigned int prio_of(const struct nlattr **tb)
+{
+	return tb[ROCECTL_A_WDP_PRIO] ? mnl_attr_get_u8(tb[ROCECTL_A_WDP_PRIO]) : ~0U;
+}
+
+static unsigned int dir_of(const struct nlattr **tb)
+{
+	return tb[ROCECTL_A_WDP_DIRECTION] ? mnl_attr_get_u8(tb[ROCECTL_A_WDP_DIRECTION]) : ~0U;
+}
+
 /*
  * A storm's blast radius: the QPs on the priority and their processes,
  * most bytes moved during the storm first. In a sent-pause storm the host
@@ -84,15 +103,29 @@ static void print_blast(const struct nlattr *nest, const struct nlattr **tb)
 	out_text(")");
 	out_open_array("affected");
 	mnl_attr_for_each_nested(a, nest) {
-		/* A process without its pid (a malformed nest) is no process. */
+		const struct wd_owner *o = NULL;
+
+		/* Neither pid nor place (a malformed nest): no process. */
 		if (mnl_attr_get_type(a) != ROCECTL_A_WDP_BLAST_PROC ||
-		    attrs_parse_wd_blast(a, b) < 0 || !b[ROCECTL_A_WDB_PID])
+		    attrs_parse_wd_blast(a, b) < 0 ||
+		    (!b[ROCECTL_A_WDB_PID] && !b[ROCECTL_A_WDB_SLOT]))
 			continue;
+		/* An event's user process: its owner as WD_GET showed it. */
+		if (!b[ROCECTL_A_WDB_PID] && !b[ROCECTL_A_WDB_COMM] && owners &&
+		    prio_of(tb) == owners->prio && dir_of(tb) == owners->direction &&
+		    mnl_attr_get_u32(b[ROCECTL_A_WDB_SLOT]) < WD_SLOTS &&
+		    owners->slot[mnl_attr_get_u32(b[ROCECTL_A_WDB_SLOT])].set)
+			o = &owners->slot[mnl_attr_get_u32(b[ROCECTL_A_WDB_SLOT])];
 		out_open_object(NULL);
 		out_text("\n          ");
-		out_uint("pid", "pid %" PRIu64 " ", mnl_attr_get_u32(b[ROCECTL_A_WDB_PID]));
+		if (b[ROCECTL_A_WDB_PID])
+			out_uint("pid", "pid %" PRIu64 " ", mnl_attr_get_u32(b[ROCECTL_A_WDB_PID]));
+		else if (o && o->has_pid)
+			out_uint("pid", "pid %" PRIu64 " ", o->pid);
 		if (b[ROCECTL_A_WDB_COMM])
 			out_str("comm", "comm %s ", mnl_attr_get_str(b[ROCECTL_A_WDB_COMM]));
+		else if (o && o->comm[0])
+			out_str("comm", "comm %s ", o->comm);
 		if (b[ROCECTL_A_WDB_QPS])
 			out_uint("qps", "qps %" PRIu64 " ", mnl_attr_get_u32(b[ROCECTL_A_WDB_QPS]));
 		/* None on hardware devices: the NIC counts their bytes. */
@@ -102,6 +135,8 @@ static void print_blast(const struct nlattr *nest, const struct nlattr **tb)
 		/* Its cgroup: the container and pod the storm hurt. */
 		if (b[ROCECTL_A_WDB_CGROUP])
 			qp_print_workload(mnl_attr_get_u64(b[ROCECTL_A_WDB_CGROUP]));
+		else if (o && o->cgroup)
+			qp_print_workload(o->cgroup);
 		out_close_object();
 	}
 	out_close_array();
@@ -224,6 +259,76 @@ void wd_print_fields(const struct nlmsghdr *nlh, const struct nlattr **tb,
 			print_prio(a, stats);
 	}
 	out_close_array();
+}
+
+/* --- an event's owners, read as the listener ------------------------------------ */
+
+/* The prio nest of a message whose priority and direction are o's. */
+static const struct nlattr *owners_prio(const struct nlmsghdr *nlh, const struct wd_owners *o,
+				       const struct nlattr **p)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) == ROCECTL_A_WD_PRIO &&
+		    mnl_attr_validate(a, MNL_TYPE_NESTED) == 0 &&
+		    attrs_parse_wd_prio(a, p) >= 0 &&
+		    prio_of(p) == o->prio && dir_of(p) == o->direction)
+			return a;
+	}
+	return NULL;
+}
+
+static int owners_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *p[ROCECTL_A_WDP_MAX + 1], *b[ROCECTL_A_WDB_MAX + 1];
+	const struct nlattr *nest, *a;
+	struct wd_owners *o = data;
+	struct wd_owner *w;
+	uint32_t slot;
+
+	/* Another storm since the event has a table of its own. */
+	nest = owners_prio(nlh, o, p);
+	if (!nest || !p[ROCECTL_A_WDP_LAST_DETECT] ||
+	    mnl_attr_get_u64(p[ROCECTL_A_WDP_LAST_DETECT]) != o->detect)
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(a, nest) {
+		if (mnl_attr_get_type(a) != ROCECTL_A_WDP_BLAST_PROC ||
+		    attrs_parse_wd_blast(a, b) < 0 || !b[ROCECTL_A_WDB_SLOT])
+			continue;
+		slot = mnl_attr_get_u32(b[ROCECTL_A_WDB_SLOT]);
+		if (slot >= WD_SLOTS)
+			continue;
+		w = &o->slot[slot];
+		w->set = true;
+		w->has_pid = b[ROCECTL_A_WDB_PID];
+		w->pid = w->has_pid ? mnl_attr_get_u32(b[ROCECTL_A_WDB_PID]) : 0;
+		if (b[ROCECTL_A_WDB_COMM])
+			snprintf(w->comm, sizeof(w->comm), "%s",
+				 mnl_attr_get_str(b[ROCECTL_A_WDB_COMM]));
+		w->cgroup = b[ROCECTL_A_WDB_CGROUP] ? mnl_attr_get_u64(b[ROCECTL_A_WDB_CGROUP]) : 0;
+	}
+	return MNL_CB_OK;
+}
+
+int wd_event_owners(struct nl *nl, const struct nlattr **tb, struct wd_owners *o)
+{
+	const struct nlattr *p[ROCECTL_A_WDP_MAX + 1];
+	struct nlmsghdr *req;
+	struct nl_error e;
+
+	memset(o, 0, sizeof(*o));
+	if (!tb[ROCECTL_A_NETDEV_INDEX] || !tb[ROCECTL_A_WD_PRIO] ||
+	    attrs_parse_wd_prio(tb[ROCECTL_A_WD_PRIO], p) < 0 ||
+	    !p[ROCECTL_A_WDP_BLAST_PROC] || !p[ROCECTL_A_WDP_LAST_DETECT])
+		return -1;
+	o->detect = mnl_attr_get_u64(p[ROCECTL_A_WDP_LAST_DETECT]);
+	o->prio = prio_of(p);
+	o->direction = dir_of(p);
+	req = nl_request(nl, ROCECTL_CMD_WD_GET, 0);
+	mnl_attr_put_u32(req, ROCECTL_A_NETDEV_INDEX,
+			 mnl_attr_get_u32(tb[ROCECTL_A_NETDEV_INDEX]));
+	return nl_run_once(nl, req, owners_cb, o, &e) ? -1 : 0;
 }
 
 /* --- the command line -------------------------------------------------------- */
