@@ -976,8 +976,10 @@ static void rocectl_qps_scan(struct rocectl_dev *rdev)
 	if (READ_ONCE(scan_hold)) {
 		unsigned long end = jiffies + 60 * HZ;
 
+		rcu_read_lock();
 		pr_info("%s: the QP scan waits for scan_hold\n",
 			rocectl_dev_name(rdev));
+		rcu_read_unlock();
 		while (READ_ONCE(scan_hold) && time_before(jiffies, end))
 			msleep(20);
 	}

@@ -206,6 +206,10 @@ storm_init_qps() {
 	busywait 20000 eval '[ "$(rdma -j resource show qp | jq -c "$pl")" = "$(echo "[[$D,\"INIT\"],[$E,\"INIT\"],[$E,\"RTS\"]]" | jq -c sort)" ]' ||
 		{ fail "D's and E's QPs not INIT, INIT and RTS: $(rdma -j resource show qp | jq -c "$pl") $(cat "$W/d.err" "$W/e.err")"; return; }
 	nd=$(($(nev detect 3) + 1)); nr=$(($(nev restore 3) + 1))
+	# The same settings again: the backoff the storms before left goes
+	# (rocectl-watchdog(8)), so the restore does not wait 8 s << N.
+	rc watchdog set dev sim0 prio 3,5 direction both action forward detect 100 restore 8000 interval 10 ||
+		{ fail "watch sim0 set again"; return; }
 	storm sim0 3 1000
 	busywait 10000 eval '[ "$(nev detect 3)" = $nd ]' || { fail "no detection $nd on 3"; return; }
 	check_eq "$(ev detect 3 '[.affected_qps, [.affected[] | [.pid, .qps]]]')" "[3,[[$A,2],[$E,1]]]" \

@@ -18,15 +18,25 @@ port_counters() {
 	rdma -j statistic show link "$1/1" | jq -r '.[0] | "\(.sent_pkts) \(.rcvd_pkts)"'
 }
 
-# pair traffic: ARGS... -> $W/pair.json, with the QPs held until release_hold.
+# pair traffic: ARGS... -> $W/pair.json, with the QPs held until release_hold;
+# in cgroup $HOLD_CG where set.
+# HOLDER: its pid; HOLDER_JOB: the job to wait for, where that is another.
 hold_pair() {
-	"$QPT" pair "$@" --hold > "$W/pair.json" 2> "$W/pair.err" &
-	HOLDER=$!
+	HOLDER_JOB=
+	if [ -n "${HOLD_CG:-}" ]; then
+		in_cgroup "$HOLD_CG" "$W/holder.pid" "$QPT" pair "$@" --hold > "$W/pair.json" 2> "$W/pair.err" &
+		HOLDER_JOB=$!
+	else
+		"$QPT" pair "$@" --hold > "$W/pair.json" 2> "$W/pair.err" &
+		HOLDER=$!
+	fi
 	busywait 20000 test -s "$W/pair.json" || { fail "qptraffic: $(cat "$W/pair.err")"; return 1; }
+	[ -z "$HOLDER_JOB" ] || HOLDER=$(cat "$W/holder.pid")
 }
 release_hold() {
 	kill "$HOLDER" 2>/dev/null
-	wait "$HOLDER"
+	wait "${HOLDER_JOB:-$HOLDER}"
+	HOLDER_JOB=
 }
 pair_qpn() {	# pair_qpn a|b [N]
 	jq ".pairs[${2:-0}].$1_qpn" "$W/pair.json"
@@ -119,14 +129,32 @@ release_hold
 log_test "QP types: GSI and RC by name in text and JSON; DRIVER a type to filter by (none on soft-RoCE)"
 
 # --- identity and path ---------------------------------------------------------
-hold_pair -d rxe0 -g 1 -n 1 -m 5 -s 64 --tos 106
+# In a cgroup of its own: the owner's cgroup is taken where the module first
+# sees a user QP (its create hook; its first modify before 5.15). The debug
+# kernel has no cgroups: there, as on a host without them, nothing to take.
+cg_on=; cg_mounted=
+if grep -qw cgroup2 /proc/filesystems; then
+	cg_on=1
+	mountpoint -q "$CG" || { mount -t cgroup2 none "$CG" && cg_mounted=1; } || fail "cgroup2"
+	mkdir -p "$CG/qps-owner" || fail "cgroup"
+else
+	echo "# this kernel has no cgroup v2: no QP owner's cgroup to check"
+fi
+HOLD_CG=${cg_on:+/qps-owner} hold_pair -d rxe0 -g 1 -n 1 -m 5 -s 64 --tos 106
 a=$(pair_qpn a)
 rc -j -d qp show dev rxe0 qpn "$a" > "$W/one.json" || fail "doit"
 check_eq "$(jq -r '.[0] | "\(.sgid) \(.dgid) \(.dscp) \(.ecn) \(.mtu) \(.comm) \(.retry_cnt) \(.rnr_retry) \(.timeout)"' "$W/one.json")" \
 	"192.0.2.1 192.0.2.1 26 2 1024 qptraffic 7 7 14" "path and identity"
 check_eq "$(jq '.[0].pid' "$W/one.json")" "$HOLDER" "pid"
+[ -z "$cg_on" ] || check_eq "$(jq -c '.[0] | [.cgroup, .cgroup_id]' "$W/one.json")" \
+	"[\"$(sed -n 's/^0:://p' "/proc/$HOLDER/cgroup")\",$(stat -c %i "$CG/qps-owner")]" \
+	"cgroup: /proc/PID/cgroup's path and the directory's inode number"
 release_hold
-log_test "identity: GIDs as addresses, DSCP/ECN of the traffic class, MTU, retries, pid, comm"
+if [ -n "$cg_on" ]; then
+	rmdir "$CG/qps-owner"
+	[ -z "$cg_mounted" ] || umount "$CG"
+fi
+log_test "identity: GIDs as addresses, DSCP/ECN of the traffic class, MTU, retries, pid, comm, cgroup"
 
 "$QPT" pair -d rxe0 -g 1 -n 1 -m 5 -s 64 --fork-hold > "$W/fork.json" 2>&1 || fail "fork-hold"
 creator=$(jq .pid "$W/fork.json")
