@@ -471,12 +471,18 @@ static const struct path_peer *peer_of(const struct qp_path *p, const struct pat
 	return NULL;
 }
 
+/* From a to b: 0 if b is not past a (not seen at the end, or not the same QP). */
+static uint64_t growth(bool seen, uint64_t a, uint64_t b)
+{
+	return seen && b > a ? b - a : 0;
+}
+
 /* A counter over the window: to its end, or since the QP's creation. */
 static uint64_t delta(const struct qp_path *p, const struct path_qp *q, unsigned int attr)
 {
 	if (!p->o.window_s)
 		return stat_of(q->v, attr);
-	return q->has_end ? stat_of(q->end, attr) - stat_of(q->v, attr) : 0;
+	return growth(q->has_end, stat_of(q->v, attr), stat_of(q->end, attr));
 }
 
 /*
@@ -491,7 +497,7 @@ static void marks_of(const struct qp_path *p, const struct path_qp *q, struct li
 
 	*ce_known = pe != NULL;
 	if (pe)
-		l->ce = !p->o.window_s ? pe->ce : pe->has_end ? pe->ce_end - pe->ce : 0;
+		l->ce = !p->o.window_s ? pe->ce : growth(pe->has_end, pe->ce, pe->ce_end);
 	l->cnp = delta(p, q, ROCECTL_A_QP_STAT_RX_CNP);
 	l->retrans = delta(p, q, ROCECTL_A_QP_STAT_TX_RETRANS);
 }
@@ -540,8 +546,7 @@ static void print_reason(const struct links_result *r)
 	out_str("reason", ": %s", why);
 }
 
-static void print_link(const struct qp_path *p, const struct links_link *l,
-		       const struct path_qp *const *who)
+static void print_link(const struct links_link *l, const struct path_qp *const *who)
 {
 	size_t i;
 
@@ -567,7 +572,6 @@ static void print_link(const struct qp_path *p, const struct links_link *l,
 	}
 	out_close_array();
 	out_close_object();
-	(void)p;
 }
 
 static void print_links(const struct qp_path *p)
@@ -625,7 +629,7 @@ static void print_links(const struct qp_path *p)
 	print_reason(&r);
 	out_open_array("links");
 	for (i = 0; i < r.n; i++)
-		print_link(p, &r.l[i], who);
+		print_link(&r.l[i], who);
 	out_close_array();
 	out_close_object();
 	out_nl();
