@@ -502,7 +502,8 @@ static void marks_of(const struct qp_path *p, const struct path_qp *q, struct li
 	l->retrans = delta(p, q, ROCECTL_A_QP_STAT_TX_RETRANS);
 }
 
-static void print_reason(const struct links_result *r)
+/* known: the QPs whose destination's CE this host has. */
+static void print_reason(const struct links_result *r, size_t known)
 {
 	char why[512];
 	size_t i, len;
@@ -513,7 +514,12 @@ static void print_reason(const struct links_result *r)
 			 r->l[r->link].nqps - r->l[r->link].marked);
 		break;
 	case LINKS_NO_MARKS:
-		snprintf(why, sizeof(why), "no QP was marked (CE or CNP) in the window");
+		if (known < r->nqps)
+			snprintf(why, sizeof(why),
+				 "no QP was marked (CE or CNP) in the window; the CE of %zu QP(s) whose destination is not on this host is not known here",
+				 r->nqps - known);
+		else
+			snprintf(why, sizeof(why), "no QP was marked (CE or CNP) in the window");
 		break;
 	case LINKS_PER_PACKET:
 		snprintf(why, sizeof(why),
@@ -626,7 +632,7 @@ static void print_links(const struct qp_path *p)
 	out_str("verdict", "\nverdict %s", path_links_verdict_name(r.verdict));
 	if (r.verdict == LINKS_LOCALIZED)
 		out_str("link", " %s", r.l[r.link].addr);
-	print_reason(&r);
+	print_reason(&r, known);
 	out_open_array("links");
 	for (i = 0; i < r.n; i++)
 		print_link(&r.l[i], who);
