@@ -180,8 +180,9 @@ expect "rocectl qp stats " $FILTER sort watch
 expect "rocectl qp stats watch " $FILTER sort count
 expect "rocectl qp stats watch 0.5 " $FILTER sort count
 expect "rocectl qp errors " dev
-expect "rocectl qp path " $FILTER rate max-hops wait
-expect "rocectl qp path rate 5 " dev qpn pid port type state pod namespace max-hops wait
+expect "rocectl qp path " $FILTER rate max-hops wait links window
+expect "rocectl qp path rate 5 " dev qpn pid port type state pod namespace max-hops wait links window
+expect "rocectl qp path links window 30 " dev qpn pid port type state pod namespace rate max-hops wait
 expect "rocectl qp path type " RC UC UD GSI SMI RAW_PACKET XRC_INI XRC_TGT DRIVER devx
 expect "rocectl qp errors dev rxe0 "
 expect "rocectl watchdog set " ${WD_SET/port /}	# port once dev is given

@@ -34,6 +34,7 @@
 #include "qp_counters_test.h"
 #include "qp_follow_test.h"
 #include "qp_sport_test.h"
+#include "path_links_test.h"
 #include "path_plan_test.h"
 #include "qp_type_test.h"
 #include "web_config_test.h"
@@ -525,6 +526,7 @@ int main(void)
 	metrics_workloads_tests(report);
 	qp_sport_tests(report);
 	path_plan_tests(report);
+	path_links_tests(report);
 	prom_tests(report);
 	metrics_sums_tests(report);
 	metrics_owners_tests(report);

@@ -288,6 +288,29 @@ static int qp_path_cb(const struct nlmsghdr *nlh, void *data)
 	return qp_path_add(ctx->path, tb, ctx->hw) ? MNL_CB_ERROR : MNL_CB_OK;
 }
 
+/* links: every QP, unfiltered: the destinations of those traced, if here. */
+static int qp_path_peer_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	struct qp_path_ctx *ctx = data;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM])
+		return MNL_CB_OK;
+	return qp_path_add_peer(ctx->path, tb) ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+/* links: the counters at the window's end, of every QP. */
+static int qp_path_end_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ROCECTL_A_MAX + 1];
+	struct qp_path_ctx *ctx = data;
+
+	if (attrs_parse(nlh, tb) < 0 || !tb[ROCECTL_A_QP_NUM])
+		return MNL_CB_OK;
+	qp_path_update(ctx->path, tb);
+	return MNL_CB_OK;
+}
+
 static int qp_path_cmd(struct rocectl *rc)
 {
 	struct qp_filter f;
@@ -310,8 +333,17 @@ static int qp_path_cmd(struct rocectl *rc)
 		return EXIT_FAILED;
 	qp_sport_hw_read(&rc->nl, &hw);
 	err = nl_run(&rc->nl, qp_request(rc, &f), qp_path_cb, &ctx);
-	if (!err)
+	if (!err && f.path.links)
+		err = nl_run(&rc->nl, nl_request(&rc->nl, ROCECTL_CMD_QP_GET, NLM_F_DUMP),
+			     qp_path_peer_cb, &ctx);
+	if (!err) {
+		/* What was traced is printed, even if a later trace failed. */
 		err = qp_path_run(ctx.path);
+		if (!err && qp_path_wait(ctx.path))
+			err = nl_run(&rc->nl, nl_request(&rc->nl, ROCECTL_CMD_QP_GET, NLM_F_DUMP),
+				     qp_path_end_cb, &ctx);
+		qp_path_print(ctx.path);
+	}
 	qp_sport_hw_free(&hw);
 	qp_path_free(ctx.path);
 	return err;
@@ -607,6 +639,7 @@ static int qp_help(struct rocectl *rc)
 	       "       rocectl qp stats [ FILTER ] [ sort COUNTER ] [ watch [ SECONDS ] [ count N ] ]\n"
 	       "       rocectl qp errors [ dev DEV ]\n"
 	       "       rocectl qp path [ FILTER ] [ rate N ] [ max-hops N ] [ wait MS ]\n"
+	       "                       [ links [ window SECONDS ] ]\n"
 	       "%s"
 	       "FILTER := [ dev DEV ] [ qpn N ] [ pid PID ] [ port N ] [ type TYPE ] [ state STATE ]\n"
 	       "          [ pod NAME ] [ namespace NS ]\n"
@@ -624,7 +657,8 @@ static int qp_help(struct rocectl *rc)
 	       "access-err | driver }, the QP's last states and its counters then.\n"
 	       "qp path (root) traces each connected RC/UC QP's hops with probes carrying\n"
 	       "its headers: at most rate probes a second (10), max-hops (16), wait ms\n"
-	       "for each reply (1000).\n",
+	       "for each reply (1000). links: the links the QPs cross and the one their\n"
+	       "CE/CNP marks of a window (10 s; 0: since creation) come from, or why none.\n",
 	       qpc_usage);
 	return EXIT_OK;
 }

@@ -4,7 +4,8 @@
  * group of identical headers at a time, TTL 1 upward until a hop is
  * silent, the hop limit, or one hop short of a destination whose distance
  * this run has learned; then each QP printed with its hops and its CE,
- * CNP and retransmission counters.
+ * CNP and retransmission counters, or with links the links they cross and
+ * where the marks of a window come from (path_links.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include "lib/output.h"
 #include "lib/rocectl.h"
 #include "lib/utils.h"
+#include "path_links.h"
 #include "path_plan.h"
 #include "path_probe.h"
 #include "qp_fields.h"
@@ -38,19 +40,35 @@ struct path_qp {
 	const char *skip;		/* why it is not traced, or NULL */
 	bool has_stats;
 	uint64_t v[QP_NSTATS];
+	bool has_end;			/* links: the window's end seen */
+	uint64_t end[QP_NSTATS];	/* links: the counters then */
+	struct path_hop *again;		/* links: a second probe of each hop */
 	size_t group;			/* the QP whose trace serves it */
 	struct path_hop *hops;
 	unsigned int nhops;
 	bool capped;			/* stopped one short of a known destination */
 };
 
+/* links: a QP that may be one added's destination, and its CE. */
+struct path_peer {
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	uint32_t qpn, dqpn;
+	uint8_t sgid[16], dgid[16];
+	uint64_t ce, ce_end;
+	bool has_end;
+};
+
 struct qp_path {
 	struct qp_path_opts o;
+	uint64_t start_ns;		/* the first dump */
+	struct path_peer *peers;
+	size_t npeers;
 	struct path_qp *q;
 	size_t n, cap;
 	struct path_dists dists;
 	struct path_pace pace;
 	uint64_t next_ns;		/* no probe before this */
+	uint64_t end_ns;		/* the traces' end */
 	unsigned int sent;
 };
 
@@ -59,6 +77,8 @@ void qp_path_opts_default(struct qp_path_opts *o)
 	o->rate = 10;
 	o->max_hops = 16;
 	o->wait_ms = 1000;
+	o->links = false;
+	o->window_s = 10;
 }
 
 int qp_path_keyword(struct rocectl *rc, const char *w, struct qp_path_opts *o)
@@ -71,7 +91,24 @@ int qp_path_keyword(struct rocectl *rc, const char *w, struct qp_path_opts *o)
 	if (!strcmp(w, "wait"))
 		return parse_u32_range("wait", arg_next(rc), 10, 10000, &o->wait_ms) ?
 		       EXIT_USAGE : EXIT_OK;
+	if (!strcmp(w, "links")) {
+		o->links = true;
+		return EXIT_OK;
+	}
+	if (!strcmp(w, "window")) {
+		o->links = true;
+		return parse_u32_range("window", arg_next(rc), 0, 3600, &o->window_s) ?
+		       EXIT_USAGE : EXIT_OK;
+	}
 	return -1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 struct qp_path *qp_path_new(const struct qp_path_opts *o)
@@ -81,6 +118,7 @@ struct qp_path *qp_path_new(const struct qp_path_opts *o)
 	if (p) {
 		p->o = *o;
 		p->pace.rate = o->rate;
+		p->start_ns = mono_ns();
 	}
 	return p;
 }
@@ -91,9 +129,12 @@ void qp_path_free(struct qp_path *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		free(p->q[i].hops);
+		free(p->q[i].again);
+	}
 	free(p->q);
+	free(p->peers);
 	path_dists_free(&p->dists);
 	free(p);
 }
@@ -157,13 +198,70 @@ int qp_path_add(struct qp_path *p, const struct nlattr **tb, const struct qp_spo
 	return 0;
 }
 
-static uint64_t mono_ns(void)
+static uint64_t stat_of(const uint64_t *v, unsigned int attr)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	return v[attr - QP_STAT_FIRST];
 }
+
+int qp_path_add_peer(struct qp_path *p, const struct nlattr **tb)
+{
+	uint64_t v[QP_NSTATS];
+	struct path_peer *pe, *grown;
+
+	if (!tb[ROCECTL_A_QP_SGID] || !tb[ROCECTL_A_QP_DGID] || !tb[ROCECTL_A_QP_DEST_QPN] ||
+	    !tb[ROCECTL_A_DEV_NAME] || !qp_stat_values(tb[ROCECTL_A_QP_STATS], v))
+		return 0;
+	grown = realloc(p->peers, (p->npeers + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	p->peers = grown;
+	pe = &p->peers[p->npeers++];
+	memset(pe, 0, sizeof(*pe));
+	snprintf(pe->dev, sizeof(pe->dev), "%s", mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]));
+	pe->qpn = mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]);
+	pe->dqpn = mnl_attr_get_u32(tb[ROCECTL_A_QP_DEST_QPN]);
+	memcpy(pe->sgid, mnl_attr_get_payload(tb[ROCECTL_A_QP_SGID]), 16);
+	memcpy(pe->dgid, mnl_attr_get_payload(tb[ROCECTL_A_QP_DGID]), 16);
+	pe->ce = stat_of(v, ROCECTL_A_QP_STAT_RX_ECN_CE);
+	return 0;
+}
+
+void qp_path_update(struct qp_path *p, const struct nlattr **tb)
+{
+	const char *dev = tb[ROCECTL_A_DEV_NAME] ? mnl_attr_get_str(tb[ROCECTL_A_DEV_NAME]) : "";
+	uint32_t qpn = mnl_attr_get_u32(tb[ROCECTL_A_QP_NUM]);
+	uint64_t v[QP_NSTATS];
+	size_t i;
+
+	if (!qp_stat_values(tb[ROCECTL_A_QP_STATS], v))
+		return;
+	for (i = 0; i < p->n; i++)
+		if (p->q[i].qpn == qpn && !strcmp(p->q[i].dev, dev)) {
+			memcpy(p->q[i].end, v, sizeof(v));
+			p->q[i].has_end = true;
+		}
+	for (i = 0; i < p->npeers; i++)
+		if (p->peers[i].qpn == qpn && !strcmp(p->peers[i].dev, dev)) {
+			p->peers[i].ce_end = stat_of(v, ROCECTL_A_QP_STAT_RX_ECN_CE);
+			p->peers[i].has_end = true;
+		}
+}
+
+bool qp_path_wait(struct qp_path *p)
+{
+	uint64_t end = p->start_ns + p->o.window_s * 1000000000ull, now = mono_ns();
+
+	if (!p->o.links || !p->o.window_s)
+		return false;
+	if (now < end) {
+		struct timespec ts = { (end - now) / 1000000000ull, (end - now) % 1000000000ull };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	return true;
+}
+
 
 /* Waits out the pace, then one probe. */
 static void paced_probe(struct qp_path *p, struct path_qp *q, unsigned int ttl,
@@ -297,6 +395,31 @@ static void print_qp(const struct qp_path *p, const struct path_qp *q)
 	out_nl();
 }
 
+/*
+ * links: the first trace of two hops or more probed again, hop by hop: a
+ * fabric that hashes sends it the same way; one that sprays packets (adaptive
+ * routing) may not.
+ */
+static int probe_again(struct qp_path *p)
+{
+	struct path_qp *q = NULL;
+	unsigned int t;
+	size_t i;
+
+	for (i = 0; i < p->n && !q; i++)
+		if (!p->q[i].skip && p->q[i].group == i && p->q[i].nhops >= 2)
+			q = &p->q[i];
+	if (!q)
+		return EXIT_OK;
+	q->again = calloc(q->nhops, sizeof(*q->again));
+	if (!q->again)
+		return EXIT_FAILED;
+	for (t = 0; t < q->nhops; t++)
+		if (q->hops[t].reply == PATH_REPLY_TTL)
+			paced_probe(p, q, t + 1, &q->again[t]);
+	return EXIT_OK;
+}
+
 /* Runs at once take turns: the rate is the host's, not each run's. */
 #define PATH_LOCK	"/run/rocectl-qp-path.lock"
 
@@ -326,10 +449,215 @@ int qp_path_run(struct qp_path *p)
 		if (q->group == i && trace(p, q))
 			err = EXIT_FAILED;
 	}
+	if (!err && p->o.links)
+		err = probe_again(p);
 	close(lock);
+	p->end_ns = mono_ns();
+	return err;
+}
+
+/* links: the QP whose destination is peer pe, on this host. */
+static const struct path_peer *peer_of(const struct qp_path *p, const struct path_qp *q)
+{
+	size_t i;
+
+	for (i = 0; i < p->npeers; i++) {
+		const struct path_peer *pe = &p->peers[i];
+
+		if (pe->qpn == q->t.dqpn && pe->dqpn == q->qpn && !memcmp(pe->sgid, q->t.dst, 16) &&
+		    !memcmp(pe->dgid, q->t.src, 16))
+			return pe;
+	}
+	return NULL;
+}
+
+/* From a to b: 0 if b is not past a (not seen at the end, or not the same QP). */
+static uint64_t growth(bool seen, uint64_t a, uint64_t b)
+{
+	return seen && b > a ? b - a : 0;
+}
+
+/* A counter over the window: to its end, or since the QP's creation. */
+static uint64_t delta(const struct qp_path *p, const struct path_qp *q, unsigned int attr)
+{
+	if (!p->o.window_s)
+		return stat_of(q->v, attr);
+	return growth(q->has_end, stat_of(q->v, attr), stat_of(q->end, attr));
+}
+
+/*
+ * The marks on a QP's traced direction: the CE its destination counted
+ * (when the destination is on this host), the CNPs it received, its
+ * retransmissions. Its own CE is the other direction's.
+ */
+static void marks_of(const struct qp_path *p, const struct path_qp *q, struct links_qp *l,
+		     bool *ce_known)
+{
+	const struct path_peer *pe = peer_of(p, q);
+
+	*ce_known = pe != NULL;
+	if (pe)
+		l->ce = !p->o.window_s ? pe->ce : growth(pe->has_end, pe->ce, pe->ce_end);
+	l->cnp = delta(p, q, ROCECTL_A_QP_STAT_RX_CNP);
+	l->retrans = delta(p, q, ROCECTL_A_QP_STAT_TX_RETRANS);
+}
+
+/* known: the QPs whose destination's CE this host has. */
+static void print_reason(const struct links_result *r, size_t known)
+{
+	char why[512];
+	size_t i, len;
+
+	switch (r->verdict) {
+	case LINKS_LOCALIZED:
+		snprintf(why, sizeof(why), "every marked QP crosses it, %zu unmarked QP(s) do",
+			 r->l[r->link].nqps - r->l[r->link].marked);
+		break;
+	case LINKS_NO_MARKS:
+		if (known < r->nqps)
+			snprintf(why, sizeof(why),
+				 "no QP was marked (CE or CNP) in the window; the CE of %zu QP(s) whose destination is not on this host is not known here",
+				 r->nqps - known);
+		else
+			snprintf(why, sizeof(why), "no QP was marked (CE or CNP) in the window");
+		break;
+	case LINKS_PER_PACKET:
+		snprintf(why, sizeof(why),
+			 "a second probe of lqpn %u's headers was answered by %s, not %s: the fabric sends one flow's packets different ways (adaptive routing, spraying), so a trace is not a QP's path",
+			 r->qpn, r->addr2, r->addr);
+		break;
+	case LINKS_ROUTERS:
+		if (!r->addr2)
+			snprintf(why, sizeof(why),
+				 "hop %s is a loopback address: the hops answer from a router's address, which names a router, not a link",
+				 r->addr);
+		else
+			snprintf(why, sizeof(why),
+				 "hop %s follows both %s and %s, two ways out of %s: it is a router's address (Linux: net.ipv4.icmp_errors_use_inbound_ifaddr=0), not the link's a probe came in on",
+				 r->addr, r->addr2, r->addr3, r->via);
+		break;
+	case LINKS_INDISTINCT:
+		len = snprintf(why, sizeof(why), "links");
+		for (i = 0; i < r->ntied && len < sizeof(why); i++)
+			len += snprintf(why + len, sizeof(why) - len, "%s %s", i ? "," : "", r->l[i].addr);
+		if (len < sizeof(why))
+			snprintf(why + len, sizeof(why) - len,
+				 " are crossed by the same QPs (in series or parallel): they cannot be told apart");
+		break;
+	case LINKS_NONE_EXPLAINS:
+		snprintf(why, sizeof(why),
+			 "no link is crossed by every marked QP and by at most one unmarked QP in four");
+		break;
+	}
+	out_str("reason", ": %s", why);
+}
+
+static void print_link(const struct links_link *l, const struct path_qp *const *who)
+{
+	size_t i;
+
+	out_open_object(NULL);
+	out_str("address", "\nlink %s ", l->addr);
+	out_uint("ttl", "ttl %" PRIu64 " ", l->ttl);
+	out_open_array("from");
+	for (i = 0; i < l->nprev; i++)
+		out_str(NULL, i ? ",%s" : "from %s", l->prev[i]);
+	out_close_array();
+	out_uint("qps", " qps %" PRIu64 " ", l->nqps);
+	out_uint("marked", "marked %" PRIu64 " ", l->marked);
+	out_uint("rx_ecn_ce", "ce %" PRIu64 " ", l->ce);
+	out_uint("rx_cnp", "cnp %" PRIu64 " ", l->cnp);
+	out_uint("tx_retrans", "retrans %" PRIu64, l->retrans);
+	out_open_array("crossing");
+	out_text("\n   ");
+	for (i = 0; i < l->nqps; i++) {
+		out_open_object(NULL);
+		out_str("ifname", " %s", who[l->qps[i]]->dev);
+		out_uint("lqpn", "/%" PRIu64, who[l->qps[i]]->qpn);
+		out_close_object();
+	}
+	out_close_array();
+	out_close_object();
+}
+
+static void print_links(const struct qp_path *p)
+{
+	struct links_qp *lq = calloc(p->n + 1, sizeof(*lq));
+	const struct path_qp **who = calloc(p->n + 1, sizeof(*who));
+	const char **addrs = calloc(2 * p->n * PATH_MAX_HOPS + 1, sizeof(*addrs));
+	char (*src)[INET6_ADDRSTRLEN] = calloc(p->n + 1, sizeof(*src));
+	size_t i, n = 0, known = 0;
+	struct links_result r;
+	unsigned int t;
+
+	if (!lq || !who || !addrs || !src) {
+		pr_err("Error: out of memory.\n");
+		goto out;
+	}
+	for (i = 0; i < p->n; i++) {
+		const struct path_qp *q = &p->q[i], *g = &p->q[q->group];
+		const char **h = addrs + 2 * i * PATH_MAX_HOPS;
+		bool ce_known;
+
+		if (q->skip)
+			continue;
+		for (t = 0; t < g->nhops; t++) {
+			h[t] = g->hops[t].reply == PATH_REPLY_TTL ? g->hops[t].addr : "";
+			if (g->again)
+				h[PATH_MAX_HOPS + t] = g->again[t].reply == PATH_REPLY_TTL ?
+						       g->again[t].addr : "";
+		}
+		qp_format_gid(q->t.src, src[n], sizeof(src[n]));
+		lq[n].qpn = q->qpn;
+		lq[n].src = src[n];
+		lq[n].hops = h;
+		lq[n].again = g->again ? h + PATH_MAX_HOPS : NULL;
+		lq[n].nhops = g->nhops;
+		marks_of(p, q, &lq[n], &ce_known);
+		known += ce_known;
+		who[n++] = q;
+	}
+	if (path_links_localize(lq, n, &r)) {
+		pr_err("Error: out of memory.\n");
+		goto out;
+	}
+	out_begin_list();
+	out_open_object(NULL);
+	out_uint("window_s", p->o.window_s ? "window %" PRIu64 " s " : NULL, p->o.window_s);
+	if (!p->o.window_s)
+		out_text("window: since each QP's creation ");
+	out_uint("traced", "traced %" PRIu64 " ", n);
+	out_uint("marked", "marked %" PRIu64 " ", r.nmarked);
+	out_uint("ce_known", "(CE at the destination known for %" PRIu64 ")", known);
+	out_str("verdict", "\nverdict %s", path_links_verdict_name(r.verdict));
+	if (r.verdict == LINKS_LOCALIZED)
+		out_str("link", " %s", r.l[r.link].addr);
+	print_reason(&r, known);
+	out_open_array("links");
+	for (i = 0; i < r.n; i++)
+		print_link(&r.l[i], who);
+	out_close_array();
+	out_close_object();
+	out_nl();
+	out_end_list();
+	path_links_free(&r);
+out:
+	free(lq);
+	free(who);
+	free(addrs);
+	free(src);
+}
+
+void qp_path_print(const struct qp_path *p)
+{
+	size_t i;
+
+	if (p->o.links) {
+		print_links(p);
+		return;
+	}
 	out_begin_list();
 	for (i = 0; i < p->n; i++)
 		print_qp(p, &p->q[i]);
 	out_end_list();
-	return err;
 }
