@@ -46,7 +46,9 @@ standin_make_qps() {
 	before=$(standin_qps "$1")
 	echo "create $2" > "$SIMRDMA_DBG/$1/qps" || return 1
 	after=$(standin_qps "$1")
-	new=$(comm -13 <(echo "$before") <(echo "$after") | sort -n)
+	# comm(1) needs its inputs in its own (lexical) order: numerically
+	# sorted QPNs across a power of ten (99, 100) are not.
+	new=$(comm -13 <(sort <<< "$before") <(sort <<< "$after") | sort -n)
 	for q in $new; do
 		echo "$1 $q" >> "$HW_WORK/standin_qps"
 		echo "modify $q rts $((DSCP << 2))" > "$SIMRDMA_DBG/$1/qps" || return 1
