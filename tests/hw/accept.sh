@@ -8,7 +8,8 @@
 #
 # Files: lib.sh (result lines, report, redaction), checks_dev.sh (devices,
 # ports, PFC state), checks_qp.sh (perftest, the QP set, hardware
-# counters), checks_pause.sh (watchdog, pause counters), checks_host.sh
+# counters), checks_sport.sh (the QPs' source ports against mlx5's raw QP
+# context), checks_pause.sh (watchdog, pause counters), checks_host.sh
 # (rocectl check, the kernel log, the mlx5 checks), standin.sh (the test
 # suite's simulated devices, which stand in for hardware in its guest).
 set -u
@@ -88,6 +89,8 @@ rc() { timeout "$T" "$ROCECTL" "$@"; }
 . "$HW_DIR/checks_dev.sh"
 # shellcheck source=tests/hw/checks_qp.sh
 . "$HW_DIR/checks_qp.sh"
+# shellcheck source=tests/hw/checks_sport.sh
+. "$HW_DIR/checks_sport.sh"
 # shellcheck source=tests/hw/checks_pause.sh
 . "$HW_DIR/checks_pause.sh"
 # shellcheck source=tests/hw/checks_host.sh

@@ -10,7 +10,8 @@
 #   simrdma (tests/simrdma): an RDMA device with hardware counters on
 #     which perftest cannot run (no verbs provider in user space): the run
 #     makes its own QPs through its debugfs knob and its "traffic" is
-#     counter events injected on them.
+#     counter events injected on them. Loaded with driver_mlx5=1, its raw
+#     QP contexts are in mlx5's layout, each with its UDP source port.
 
 SIMNIC_DBG=/sys/kernel/debug/simnic
 SIMRDMA_DBG=/sys/kernel/debug/simrdma
@@ -32,6 +33,12 @@ standin_pause() {
 # standin_rdma DEV: DEV is the simulated RDMA device.
 standin_rdma() {
 	[ -d "$SIMRDMA_DBG/$1" ] && [ -e "$SIMRDMA_DBG/$1/inject" ]
+}
+
+# standin_raw_mlx5 DEV: DEV is the simulated RDMA device with mlx5's
+# driver id, whose raw QP contexts (rdma res show qp -r) have mlx5's layout.
+standin_raw_mlx5() {
+	standin_rdma "$1" && [ "$(cat /sys/module/simrdma/parameters/driver_mlx5 2>/dev/null)" = Y ]
 }
 
 # The simulated device's QPs, "QPN STATE COUNTER" lines, QP1 left out.
