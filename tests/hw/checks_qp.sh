@@ -27,6 +27,9 @@ own_gid() {
 # perftest_start DEV PORT [unlimited]: ib_write_bw for SECS seconds:
 # server and client on DEV's own GID (loopback), or the client alone
 # against --peer; at PERF_RATE unless unlimited.
+# Each process is bounded by SECS and a minute: before its SECS it opens
+# the device, calibrates its rate limiter and exchanges its keys over TCP,
+# which takes tens of seconds on a slow or loaded host.
 perftest_start() {
 	local g idx addr tcp=$((20000 + RANDOM % 10000))
 	local args=(-d "$1" -i "$2" -D "$SECS" -p "$tcp" --tclass=$((DSCP << 2)))
@@ -36,7 +39,7 @@ perftest_start() {
 	read -r idx addr <<< "$g"
 	PERF_PIDS=
 	if [ -z "$PEER" ]; then
-		timeout $((SECS + 20)) ib_write_bw "${args[@]}" -x "$idx" > "$HW_WORK/perf.server" 2>&1 &
+		timeout $((SECS + 60)) ib_write_bw "${args[@]}" -x "$idx" > "$HW_WORK/perf.server" 2>&1 &
 		PERF_PIDS=$!
 		# The client once the server listens (a busy host is slow to).
 		for _ in $(seq 100); do
@@ -47,7 +50,7 @@ perftest_start() {
 	else
 		addr=$PEER
 	fi
-	timeout $((SECS + 20)) ib_write_bw "${args[@]}" -x "$idx" "$addr" > "$HW_WORK/perf.client" 2>&1 &
+	timeout $((SECS + 60)) ib_write_bw "${args[@]}" -x "$idx" "$addr" > "$HW_WORK/perf.client" 2>&1 &
 	PERF_PIDS="$PERF_PIDS $!"
 }
 
@@ -97,18 +100,24 @@ count_connected() {
 }
 
 # perftest_connect DEV PORT [unlimited]: perftest started and its QPs
-# connected (one each for the server and the client of a loopback); their
-# pids (a JSON array) in PERF_QP_PIDS, "[]" when it ended first. (Not in a
-# command substitution: PERF_PIDS is the caller's.)
+# connected (one each for the server and the client of a loopback): their
+# processes' pids (a JSON array) in PERF_QP_PIDS, PERF_CONNECTED the most
+# of their QPs seen connected at once. (Not in a command substitution:
+# PERF_PIDS is the caller's.) The pids are looked up until all are found,
+# then kept: on a slow host each look-up costs time perftest runs out of.
 PERF_QP_PIDS=[]
+PERF_CONNECTED=0
 perftest_connect() {
-	local n
+	local n c
 	PERF_QP_PIDS=[]
+	PERF_CONNECTED=0
 	perftest_start "$@" || return 1
 	n=$([ -z "$PEER" ] && echo 2 || echo 1)
 	for _ in $(seq 100); do
-		PERF_QP_PIDS=$(perftest_pids)
-		[ "$(count_connected "$1" "$PERF_QP_PIDS")" -lt "$n" ] || break
+		[ "$(jq length <<< "$PERF_QP_PIDS")" -ge "$n" ] || PERF_QP_PIDS=$(perftest_pids)
+		c=$(count_connected "$1" "$PERF_QP_PIDS")
+		[ "${c:-0}" -le "$PERF_CONNECTED" ] || PERF_CONNECTED=$c
+		[ "$PERF_CONNECTED" -lt "$n" ] || break
 		perftest_alive || break
 		sleep 0.1
 	done
@@ -215,8 +224,8 @@ hw_check_qps() {
 			perftest_connect "$d" "$p" unlimited
 		fi
 		pids=$PERF_QP_PIDS
-		if [ "$pids" = '[]' ]; then
-			hw_incomplete "qps/$d" "perftest made no QP: $(cat "$HW_WORK"/perf.* 2>/dev/null | grep -E "Failed|[Ee]rror|Couldn't|couldn't" | head -n 3 | tr '\n' ';')$(cat "$HW_WORK"/perf.* 2>/dev/null | grep -v '^ *$' | tail -n 2 | tr '\n' ';')"
+		if [ "$PERF_CONNECTED" -lt "$([ -z "$PEER" ] && echo 2 || echo 1)" ]; then
+			hw_incomplete "qps/$d" "perftest's QPs not seen connected (processes $pids, at most $PERF_CONNECTED of their QPs in RTR or RTS at once): $(cat "$HW_WORK"/perf.* 2>/dev/null | grep -E "Failed|[Ee]rror|Couldn't|couldn't" | head -n 3 | tr '\n' ';')$(cat "$HW_WORK"/perf.* 2>/dev/null | grep -v '^ *$' | tail -n 2 | tr '\n' ';')"
 			hw_check_sport "$d" '[]'
 			hw_skip "hw_counters/$d" "no traffic (perftest made no QP)"
 			perftest_wait
@@ -241,14 +250,24 @@ hw_check_qps() {
 }
 
 # perftest ends within its time (and its bound); its own figures go to the
-# report.
+# report, its whole output beside it (perftest-DEV.txt; its GIDs
+# redacted unless --no-redact), each attempt's after the last.
 perftest_wait() {
-	local p
+	local p f
 	for p in $PERF_PIDS; do
 		wait "$p" 2>/dev/null
 	done
 	PERF_PIDS=
 	hw_host_fact "perftest_$d" "\"$(grep -E '^ *[0-9]+ +[0-9]+ ' "$HW_WORK/perf.client" 2>/dev/null | tail -n 1 | tr -s ' ')\""
+	for f in server client; do
+		[ -f "$HW_WORK/perf.$f" ] || continue
+		echo "--- ib_write_bw $f on $d"
+		if [ "$HW_NO_REDACT" = 1 ]; then
+			cat "$HW_WORK/perf.$f"
+		else
+			sed -E 's/(GID: ).*/\1[gid]/' "$HW_WORK/perf.$f" | hw_redact
+		fi
+	done >> "$HW_REPORT/perftest-$d.txt"
 }
 
 # What this run made, undone: its counter bindings, its perftest.
