@@ -233,6 +233,14 @@ hw_check_qps() {
 		fi
 		r=$(qps_rocectl "$d" "$pids" '[]' | paste -sd, -)
 		ref=$(qps_rdma "$d" "$pids" '[]' | paste -sd, -)
+		if [ -z "$ref" ] && ! perftest_alive; then
+			# Seen connected, gone before they were compared.
+			hw_incomplete "qps/$d" "perftest's QPs were gone before they were compared: this host needs a longer --seconds than $SECS"
+			hw_check_sport "$d" '[]'
+			hw_skip "hw_counters/$d" "no traffic (perftest ended)"
+			perftest_wait
+			continue
+		fi
 		[ -n "$ref" ] || ref="none($(cat "$HW_WORK"/perf.* 2>/dev/null | grep -v '^ *$' | tail -n 2 | tr '\n' ';'))"
 		hw_compare "qps/$d" "$r" "$ref" "$([ -n "$ref" ] && echo yes || echo no)" \
 			"perftest's QPs (ib_write_bw ${PEER:+to the peer}${PEER:-loopback}, DSCP $DSCP, $limit, $SECS s)"
