@@ -39,7 +39,7 @@ busywait 10000 eval '[ "$(rdma -j link show rxe0/1 | jq -r ".[0].state")" = ACTI
 # $W/out, its exit status in $W/code.
 kit() {
 	rm -rf "$W/r"
-	timeout 600 "$KIT" --report "$W/r" --seconds 5 "$@" > "$W/out" 2> "$W/err"
+	timeout 600 "$KIT" --report "$W/r" --seconds 15 "$@" > "$W/out" 2> "$W/err"
 	echo $? > "$W/code"
 }
 # The result lines as "RESULT NAME MOVED".
