@@ -29,8 +29,8 @@ moved=no: the compared quantity did not move (nothing was exercised).
   --dev DEV         only this RDMA device (default: every one)
   --peer ADDR       perftest against a server the operator runs on ADDR
                     (default: one port's loopback, its own GID)
-  --report DIR      where report.txt and report.json go
-                    (default: ./rocectl-hw-report)
+  --report DIR      where report.txt, report.json and perftest's output
+                    (perftest-DEV.txt) go (default: ./rocectl-hw-report)
   --force           run although other users' QPs are on the devices
   --allow-changes   allow PFC, trust, DSCP or DCQCN changes (each set
                     back); this version makes one: PFC on one more
