@@ -66,6 +66,9 @@ for s in $SCENARIOS; do
 	[ "$s" = blast ] && limit=$((limit + 120))
 	# fabric_path: a third leaf, and three localizations after traffic.
 	[ "$s" = fabric_path ] && limit=$((limit + 300))
+	# hw_accept: five runs of the hardware kit, 200-310 s each on a
+	# loaded machine (its lying tools cost more), each bounded at 600 s.
+	[ "$s" = hw_accept ] && limit=$((limit + 2700))
 	# soak: SOAK_SECONDS of it, then 10,000 scrapes.
 	[ "$s" = soak ] && limit=$((limit + ${SOAK_SECONDS:-300} + 1800))
 	sc=$out/scenarios/$s.tap

@@ -8,7 +8,9 @@
 #
 # Files: lib.sh (result lines, report, redaction), checks_dev.sh (devices,
 # ports, PFC state), checks_qp.sh (perftest, the QP set, hardware
-# counters), checks_pause.sh (watchdog, pause counters), checks_host.sh
+# counters), checks_changes.sh (the one change, with --allow-changes),
+# checks_sport.sh (the QPs' source ports against mlx5's raw QP
+# context), checks_pause.sh (watchdog, pause counters), checks_host.sh
 # (rocectl check, the kernel log, the mlx5 checks), standin.sh (the test
 # suite's simulated devices, which stand in for hardware in its guest).
 set -u
@@ -27,11 +29,13 @@ moved=no: the compared quantity did not move (nothing was exercised).
   --dev DEV         only this RDMA device (default: every one)
   --peer ADDR       perftest against a server the operator runs on ADDR
                     (default: one port's loopback, its own GID)
-  --report DIR      where report.txt and report.json go
-                    (default: ./rocectl-hw-report)
+  --report DIR      where report.txt, report.json and perftest's output
+                    (perftest-DEV.txt) go (default: ./rocectl-hw-report)
   --force           run although other users' QPs are on the devices
   --allow-changes   allow PFC, trust, DSCP or DCQCN changes (each set
-                    back); this version makes none
+                    back); this version makes one: PFC on one more
+                    priority of each DCB netdev, seen by rocectl, and
+                    off again
   --no-redact       keep serial numbers, GIDs, addresses and other users'
                     QP owners in the report
   --dscp D          perftest's DSCP (default 0, a lossy priority)
@@ -88,8 +92,12 @@ rc() { timeout "$T" "$ROCECTL" "$@"; }
 . "$HW_DIR/checks_dev.sh"
 # shellcheck source=tests/hw/checks_qp.sh
 . "$HW_DIR/checks_qp.sh"
+# shellcheck source=tests/hw/checks_sport.sh
+. "$HW_DIR/checks_sport.sh"
 # shellcheck source=tests/hw/checks_pause.sh
 . "$HW_DIR/checks_pause.sh"
+# shellcheck source=tests/hw/checks_changes.sh
+. "$HW_DIR/checks_changes.sh"
 # shellcheck source=tests/hw/checks_host.sh
 . "$HW_DIR/checks_host.sh"
 
@@ -130,6 +138,7 @@ LOADED=
 cleanup() {
 	local m
 	hw_cleanup_own
+	hw_changes_restore
 	for m in $LOADED; do
 		rmmod "$m" || echo "accept.sh: could not unload $m, which this run loaded" >&2
 	done
@@ -170,6 +179,7 @@ hw_check_pfc
 hw_check_qps
 hw_check_watchdog
 hw_check_pause
+hw_check_changes
 hw_check_rocectl_check
 hw_check_mlx5
 hw_check_kmsg

@@ -29,9 +29,9 @@ hw_check_rocectl_check() {
 	done
 }
 
-# The checks that need a ConnectX (mlx5): the QP context's source port
-# decoded from rdma res show qp -r, DevX through mlx5dv, DCQCN against the
-# driver's view, CE/CNP optional counters per QP (6.15+).
+# The checks that need a ConnectX (mlx5): DevX through mlx5dv, DCQCN
+# against the driver's view, CE/CNP optional counters per QP (6.15+). (The
+# QP context's source port is checked with the QPs: checks_sport.sh.)
 hw_check_mlx5() {
 	local d drv any=
 	for d in $DEVS; do
@@ -39,7 +39,7 @@ hw_check_mlx5() {
 		[ "$drv" = mlx5_core ] && any="$any $d"
 	done
 	local c
-	for c in sport_qpc devx dcqcn ce_cnp; do
+	for c in devx dcqcn ce_cnp; do
 		if [ -z "$any" ]; then
 			hw_skip "mlx5/$c" "no mlx5 (ConnectX) device here"
 		else

@@ -24,18 +24,22 @@ own_gid() {
 	done
 }
 
-# perftest_start DEV PORT: ib_write_bw for SECS seconds: server and client
-# on DEV's own GID (loopback), or the client alone against --peer.
+# perftest_start DEV PORT [unlimited]: ib_write_bw for SECS seconds:
+# server and client on DEV's own GID (loopback), or the client alone
+# against --peer; at PERF_RATE unless unlimited.
+# Each process is bounded by SECS and a minute: before its SECS it opens
+# the device, calibrates its rate limiter and exchanges its keys over TCP,
+# which takes tens of seconds on a slow or loaded host.
 perftest_start() {
 	local g idx addr tcp=$((20000 + RANDOM % 10000))
-	local args=(-d "$1" -i "$2" -D "$SECS" -p "$tcp" --tclass=$((DSCP << 2))
-		--rate_limit="$PERF_RATE" --rate_units=M --rate_limit_type=SW)
+	local args=(-d "$1" -i "$2" -D "$SECS" -p "$tcp" --tclass=$((DSCP << 2)))
+	[ -n "${3:-}" ] || args+=(--rate_limit="$PERF_RATE" --rate_units=M --rate_limit_type=SW)
 	g=$(own_gid "$1" "$2")
 	[ -n "$g" ] || return 1
 	read -r idx addr <<< "$g"
 	PERF_PIDS=
 	if [ -z "$PEER" ]; then
-		timeout $((SECS + 20)) ib_write_bw "${args[@]}" -x "$idx" > "$HW_WORK/perf.server" 2>&1 &
+		timeout $((SECS + 60)) ib_write_bw "${args[@]}" -x "$idx" > "$HW_WORK/perf.server" 2>&1 &
 		PERF_PIDS=$!
 		# The client once the server listens (a busy host is slow to).
 		for _ in $(seq 100); do
@@ -46,7 +50,7 @@ perftest_start() {
 	else
 		addr=$PEER
 	fi
-	timeout $((SECS + 20)) ib_write_bw "${args[@]}" -x "$idx" "$addr" > "$HW_WORK/perf.client" 2>&1 &
+	timeout $((SECS + 60)) ib_write_bw "${args[@]}" -x "$idx" "$addr" > "$HW_WORK/perf.client" 2>&1 &
 	PERF_PIDS="$PERF_PIDS $!"
 }
 
@@ -87,10 +91,42 @@ qps_rdma() {
 		"\(.lqpn):\(.state):\(.rqpn // "-"):\(.pid // "-"):\(.comm // "-")"' | sort -n
 }
 
-# count_rts DEV PIDS: how many of those processes' QPs rdma says are in RTS.
-count_rts() {
+# count_connected DEV PIDS: how many of those processes' QPs rdma says are
+# connected: in RTS, or RTR (ib_write_bw's server never moves its QP on to
+# RTS: it only receives).
+count_connected() {
 	timeout "$T" rdma -j res show qp link "$1" | jq --argjson pids "$2" \
-		'[.[] | select((.pid as $p | $pids | index($p)) and .state == "RTS")] | length'
+		'[.[] | select((.pid as $p | $pids | index($p)) and (.state == "RTS" or .state == "RTR"))] | length'
+}
+
+# perftest_connect DEV PORT [unlimited]: perftest started and its QPs
+# connected (one each for the server and the client of a loopback): their
+# processes' pids (a JSON array) in PERF_QP_PIDS, PERF_CONNECTED the most
+# of their QPs seen connected at once. (Not in a command substitution:
+# PERF_PIDS is the caller's.) The pids are looked up until all are found,
+# then kept: on a slow host each look-up costs time perftest runs out of.
+PERF_QP_PIDS=[]
+PERF_CONNECTED=0
+perftest_connect() {
+	local n c
+	PERF_QP_PIDS=[]
+	PERF_CONNECTED=0
+	perftest_start "$@" || return 1
+	n=$([ -z "$PEER" ] && echo 2 || echo 1)
+	for _ in $(seq 100); do
+		[ "$(jq length <<< "$PERF_QP_PIDS")" -ge "$n" ] || PERF_QP_PIDS=$(perftest_pids)
+		c=$(count_connected "$1" "$PERF_QP_PIDS")
+		[ "${c:-0}" -le "$PERF_CONNECTED" ] || PERF_CONNECTED=$c
+		[ "$PERF_CONNECTED" -lt "$n" ] || break
+		perftest_alive || break
+		sleep 0.1
+	done
+}
+
+# Whether DEV is software RDMA (soft-RoCE, siw: a parent netdev, no NIC of
+# its own): its loopback never reaches a NIC or the wire.
+soft_rdma() {
+	[ -e "/sys/class/infiniband/$1/parent" ]
 }
 
 # A QP's hardware counters as "NAME=VALUE" words, from rocectl qp stats
@@ -153,9 +189,9 @@ hw_counters_check() {
 }
 
 hw_check_qps() {
-	local d p n pids qpns r ref q
-	export HW_CHECK=qps
+	local d p pids qpns r ref q limit
 	for d in $DEVS; do
+		export HW_CHECK=qps
 		p=1
 		if standin_rdma "$d"; then
 			# The simulated device: the run's own QPs made through its
@@ -165,36 +201,53 @@ hw_check_qps() {
 			ref=$(qps_rdma "$d" '[]' "$qpns" | paste -sd, -)
 			hw_compare "qps/$d" "$r" "$ref" "$([ "$qpns" != '[]' ] && echo yes || echo no)" \
 				"traffic: the simulated device's QPs"
+			hw_check_sport "$d" "$qpns"
 			hw_counters_check "$d" "$p" "$(jq '.[0]' <<< "$qpns")" inject
 			standin_cleanup
-			export HW_CHECK=qps
 			continue
 		fi
-		if ! perftest_start "$d" "$p"; then
+		limit="$PERF_RATE MiB/s"
+		if ! perftest_connect "$d" "$p"; then
 			hw_incomplete "qps/$d" "port $p has no RoCE v2 IPv4 GID for perftest's loopback"
+			hw_check_sport "$d" '[]'
 			hw_skip "hw_counters/$d" "no traffic (no RoCE v2 IPv4 GID)"
 			continue
 		fi
-		n=$([ -z "$PEER" ] && echo 2 || echo 1)
-		for _ in $(seq 100); do
-			pids=$(perftest_pids)
-			[ "$(count_rts "$d" "$pids")" -lt "$n" ] || break
-			perftest_alive || break
-			sleep 0.1
-		done
-		if [ "$pids" = '[]' ]; then
-			hw_incomplete "qps/$d" "perftest made no QP: $(cat "$HW_WORK"/perf.* 2>/dev/null | grep -v '^ *$' | tail -n 3 | tr '\n' ';')"
+		# perftest's software rate limiter calibrates against the CPU's
+		# clock and gives up where it cannot (an emulated CPU). Software
+		# RDMA's loopback reaches no NIC and no wire: its rate is the
+		# CPU's, bounded by time alone. A NIC's traffic is never unbounded.
+		if grep -q "couldn't acquire cpu frequency" "$HW_WORK/perf.client" 2>/dev/null &&
+			[ -z "$PEER" ] && soft_rdma "$d"; then
+			perftest_wait
+			limit="no rate limit: perftest could not calibrate its limiter, and soft RDMA's loopback reaches no NIC"
+			perftest_connect "$d" "$p" unlimited
+		fi
+		pids=$PERF_QP_PIDS
+		if [ "$PERF_CONNECTED" -lt "$([ -z "$PEER" ] && echo 2 || echo 1)" ]; then
+			hw_incomplete "qps/$d" "perftest's QPs not seen connected (processes $pids, at most $PERF_CONNECTED of their QPs in RTR or RTS at once): $(cat "$HW_WORK"/perf.* 2>/dev/null | grep -E "Failed|[Ee]rror|Couldn't|couldn't" | head -n 3 | tr '\n' ';')$(cat "$HW_WORK"/perf.* 2>/dev/null | grep -v '^ *$' | tail -n 2 | tr '\n' ';')"
+			hw_check_sport "$d" '[]'
 			hw_skip "hw_counters/$d" "no traffic (perftest made no QP)"
 			perftest_wait
 			continue
 		fi
 		r=$(qps_rocectl "$d" "$pids" '[]' | paste -sd, -)
 		ref=$(qps_rdma "$d" "$pids" '[]' | paste -sd, -)
+		if [ -z "$ref" ] && ! perftest_alive; then
+			# Seen connected, gone before they were compared.
+			hw_incomplete "qps/$d" "perftest's QPs were gone before they were compared: this host needs a longer --seconds than $SECS"
+			hw_check_sport "$d" '[]'
+			hw_skip "hw_counters/$d" "no traffic (perftest ended)"
+			perftest_wait
+			continue
+		fi
 		[ -n "$ref" ] || ref="none($(cat "$HW_WORK"/perf.* 2>/dev/null | grep -v '^ *$' | tail -n 2 | tr '\n' ';'))"
 		hw_compare "qps/$d" "$r" "$ref" "$([ -n "$ref" ] && echo yes || echo no)" \
-			"perftest's QPs (ib_write_bw ${PEER:+to the peer}${PEER:-loopback}, DSCP $DSCP, $PERF_RATE MiB/s, $SECS s)"
-		q=$(timeout "$T" rdma -j res show qp link "$d" | jq -r --argjson pids "$pids" \
-			'[.[] | select(.pid as $p | $pids | index($p))][0].lqpn // empty')
+			"perftest's QPs (ib_write_bw ${PEER:+to the peer}${PEER:-loopback}, DSCP $DSCP, $limit, $SECS s)"
+		qpns=$(timeout "$T" rdma -j res show qp link "$d" | jq -c --argjson pids "$pids" \
+			'[.[] | select(.pid as $p | $pids | index($p)) | .lqpn]')
+		hw_check_sport "$d" "$qpns"
+		q=$(jq -r '.[0] // empty' <<< "$qpns")
 		if [ -n "$q" ]; then
 			hw_counters_check "$d" "$p" "$q"
 		else
@@ -205,14 +258,24 @@ hw_check_qps() {
 }
 
 # perftest ends within its time (and its bound); its own figures go to the
-# report.
+# report, its whole output beside it (perftest-DEV.txt; its GIDs
+# redacted unless --no-redact), each attempt's after the last.
 perftest_wait() {
-	local p
+	local p f
 	for p in $PERF_PIDS; do
 		wait "$p" 2>/dev/null
 	done
 	PERF_PIDS=
 	hw_host_fact "perftest_$d" "\"$(grep -E '^ *[0-9]+ +[0-9]+ ' "$HW_WORK/perf.client" 2>/dev/null | tail -n 1 | tr -s ' ')\""
+	for f in server client; do
+		[ -f "$HW_WORK/perf.$f" ] || continue
+		echo "--- ib_write_bw $f on $d"
+		if [ "$HW_NO_REDACT" = 1 ]; then
+			cat "$HW_WORK/perf.$f"
+		else
+			sed -E 's/(GID: ).*/\1[gid]/' "$HW_WORK/perf.$f" | hw_redact
+		fi
+	done >> "$HW_REPORT/perftest-$d.txt"
 }
 
 # What this run made, undone: its counter bindings, its perftest.

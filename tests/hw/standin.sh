@@ -10,7 +10,8 @@
 #   simrdma (tests/simrdma): an RDMA device with hardware counters on
 #     which perftest cannot run (no verbs provider in user space): the run
 #     makes its own QPs through its debugfs knob and its "traffic" is
-#     counter events injected on them.
+#     counter events injected on them. Loaded with driver_mlx5=1, its raw
+#     QP contexts are in mlx5's layout, each with its UDP source port.
 
 SIMNIC_DBG=/sys/kernel/debug/simnic
 SIMRDMA_DBG=/sys/kernel/debug/simrdma
@@ -34,6 +35,12 @@ standin_rdma() {
 	[ -d "$SIMRDMA_DBG/$1" ] && [ -e "$SIMRDMA_DBG/$1/inject" ]
 }
 
+# standin_raw_mlx5 DEV: DEV is the simulated RDMA device with mlx5's
+# driver id, whose raw QP contexts (rdma res show qp -r) have mlx5's layout.
+standin_raw_mlx5() {
+	standin_rdma "$1" && [ "$(cat /sys/module/simrdma/parameters/driver_mlx5 2>/dev/null)" = Y ]
+}
+
 # The simulated device's QPs, "QPN STATE COUNTER" lines, QP1 left out.
 standin_qps() {
 	awk '$1 != 1 && $1 ~ /^[0-9]+$/ {print $1}' "$SIMRDMA_DBG/$1/qps" | sort -n
@@ -46,7 +53,9 @@ standin_make_qps() {
 	before=$(standin_qps "$1")
 	echo "create $2" > "$SIMRDMA_DBG/$1/qps" || return 1
 	after=$(standin_qps "$1")
-	new=$(comm -13 <(echo "$before") <(echo "$after") | sort -n)
+	# comm(1) needs its inputs in its own (lexical) order: numerically
+	# sorted QPNs across a power of ten (99, 100) are not.
+	new=$(comm -13 <(sort <<< "$before") <(sort <<< "$after") | sort -n)
 	for q in $new; do
 		echo "$1 $q" >> "$HW_WORK/standin_qps"
 		echo "modify $q rts $((DSCP << 2))" > "$SIMRDMA_DBG/$1/qps" || return 1
