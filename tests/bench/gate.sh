@@ -59,7 +59,8 @@ while read -r key name b better target pat; do
 		worse = s * (b - r) / b * 100
 		if (met_b && !met) { printf "FAIL target %s %s missed, met in the baseline", (s > 0 ? ">=" : "<="), t; exit }
 		if (same && worse > th) { printf "FAIL %.2f %% worse than the baseline %s (threshold %s %%)", worse, b, th; exit }
-		printf "ok (baseline %s: %.2f %% %s; target %s %s %s)", b, (worse < 0 ? -worse : worse), (worse > 0 ? "worse" : "better"), (s > 0 ? ">=" : "<="), t, (met ? "met" : "missed")
+		d = sprintf("%.2f", worse < 0 ? -worse : worse)
+		printf "ok (baseline %s: %s; target %s %s %s)", b, (d == "0.00" || d == "-0.00" ? "the same" : d " % " (worse > 0 ? "worse" : "better")), (s > 0 ? ">=" : "<="), t, (met ? "met" : "missed")
 	}')
 	echo "$name on/floor $r: $verdict"
 	case $verdict in FAIL*) fail=$((fail + 1)) ;; *) pass=$((pass + 1)) ;; esac
