@@ -17,6 +17,9 @@
 #                         unit tests, style gates; no guest
 #   make check-quick      builds, unit tests, style, one guest boot with the
 #                         core scenarios (no DKMS, debug kernel or demo)
+#   make check-bench      the benchmark gate: the packet rows' on/floor in
+#                         --icount mode against tests/bench/baseline
+#                         (tests/bench/gate.sh; one guest boot)
 #   make check-debug      the debug-kernel lane with every kernel-path
 #                         scenario (make check runs it with fewer)
 #   make check-ofed       build against MLNX_OFED / DOCA-OFED's kernel tree
@@ -109,6 +112,9 @@ check-quick:
 
 check-debug:
 	tests/debug/run.sh full
+
+check-bench:
+	tests/bench/gate.sh
 
 # The exporter soaked against a real Prometheus (tests/guest/soak.sh).
 check-soak:
@@ -208,5 +214,5 @@ clean:
 	$(MAKE) -C tests/tools clean
 	rm -rf tests/unit/build
 
-.PHONY: all module user simnic test-tools style spec check check-full check-unit check-quick check-debug check-soak check-hw check-ofed demo clean install install-module install-user \
+.PHONY: all module user simnic test-tools style spec check check-full check-unit check-quick check-debug check-bench check-soak check-hw check-ofed demo clean install install-module install-user \
 	uninstall dkms-src dkms-install dkms-uninstall sign

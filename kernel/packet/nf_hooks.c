@@ -107,11 +107,14 @@ static void rocectl_nf_count(struct sk_buff *skb,
 	kind = rocectl_nf_parse(skb, state->pf, &b, &ce, &sport);
 	if (kind == ROCECTL_NF_OTHER)
 		return;
-	rcu_read_lock();
+	/*
+	 * No read lock of its own: nf_hook() runs every hook inside its RCU
+	 * read-side section, which the lookups below need.
+	 */
 	rdev = rocectl_nf_dev(tx ? state->out : state->in);
 	/* A netdev without soft-RoCE: rdma_rxe does not take these either. */
 	if (!rdev)
-		goto out;
+		return;
 	if (kind == ROCECTL_NF_UNSEEN)
 		rocectl_pkt_unseen_add(skb_is_gso(skb) ?
 				       skb_shinfo(skb)->gso_segs : 1);
@@ -120,8 +123,6 @@ static void rocectl_nf_count(struct sk_buff *skb,
 			       sport);
 	else
 		rocectl_pkt_rx(rdev, &b, ce);
-out:
-	rcu_read_unlock();
 }
 
 static unsigned int rocectl_nf_in(void *priv, struct sk_buff *skb,

@@ -110,12 +110,9 @@ static void rocectl_account_tx(struct rocectl_dev *rdev, struct rocectl_qp *e,
 	}
 }
 
-/* A packet received on rdev for the QP its BTH names. */
-void rocectl_pkt_rx(struct rocectl_dev *rdev, const struct rocectl_bth *b,
-		    bool ce)
+void rocectl_pkt_rx_qp(struct rocectl_dev *rdev, struct rocectl_qp *e,
+		       const struct rocectl_bth *b, bool ce)
 {
-	struct rocectl_qp *e = rocectl_qp_find_rcu(rdev, b->qpn);
-
 	if (e && e->counts && rocectl_qp_stats_ready(e))
 		rocectl_account_rx(rdev, e, b, ce);
 	else
@@ -156,9 +153,9 @@ struct rocectl_qp *rocectl_pkt_sender_rcu(struct rocectl_dev *rdev,
 		if (v > ROCECTL_QPN_MAX)
 			e = rocectl_qp_by_drv_rcu(rdev, v);
 		else if (v)
-			e = rocectl_qp_find_rcu(rdev, v);
+			e = rocectl_pkt_qp_rcu(rdev, v);
 	}
 	if (!e && b->src_qpn)
-		e = rocectl_qp_find_rcu(rdev, b->src_qpn);
+		e = rocectl_pkt_qp_rcu(rdev, b->src_qpn);
 	return e;
 }

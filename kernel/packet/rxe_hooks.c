@@ -45,22 +45,22 @@ static bool rocectl_skb_ce(const struct sk_buff *skb)
 /*
  * A loopback packet's sender, on the same device: as on the wire
  * (rdma_rxe sets the socket on loopback packets from 6.10 on), else the
- * connected peer of the receiving QP, if that peer is connected to it in
- * turn.
+ * connected peer of r, the receiving QP (looked up once for both ends),
+ * if that peer is connected to it in turn.
  */
 static struct rocectl_qp *rocectl_loopback_sender(struct rocectl_dev *rdev,
 						  const struct sk_buff *skb,
-						  const struct rocectl_bth *b)
+						  const struct rocectl_bth *b,
+						  struct rocectl_qp *r)
 {
-	struct rocectl_qp *s, *r;
+	struct rocectl_qp *s;
 
 	s = rocectl_pkt_sender_rcu(rdev, skb, b);
 	if (s)
 		return s;
-	r = rocectl_qp_find_rcu(rdev, b->qpn);
 	if (!r)
 		return NULL;
-	s = rocectl_qp_find_rcu(rdev, READ_ONCE(r->peer_qpn));
+	s = rocectl_pkt_qp_rcu(rdev, READ_ONCE(r->peer_qpn));
 	return s && READ_ONCE(s->peer_qpn) == b->qpn ? s : NULL;
 }
 
@@ -77,6 +77,7 @@ static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 	struct sk_buff *skb = (struct sk_buff *)regs_get_kernel_argument(regs, 0);
 	struct rocectl_dev *rdev;
 	const struct udphdr *uh = NULL;
+	struct rocectl_qp *r;
 	struct rocectl_bth b;
 	const u8 *p;
 	u16 sport;
@@ -107,9 +108,10 @@ static int rocectl_rxe_rcv(struct kprobe *kp, struct pt_regs *regs)
 	rcu_read_lock();
 	rdev = rocectl_dev_by_netdev_rcu(skb->dev);
 	if (rdev) {
-		rocectl_pkt_tx(rdev, rocectl_loopback_sender(rdev, skb, &b), &b,
-			       sport);
-		rocectl_pkt_rx(rdev, &b, rocectl_skb_ce(skb));
+		r = rocectl_pkt_qp_rcu(rdev, b.qpn);
+		rocectl_pkt_tx(rdev, rocectl_loopback_sender(rdev, skb, &b, r),
+			       &b, sport);
+		rocectl_pkt_rx_qp(rdev, r, &b, rocectl_skb_ce(skb));
 	} else {
 		rocectl_pkt_unseen();
 	}

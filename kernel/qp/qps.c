@@ -328,21 +328,6 @@ void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n)
 	preempt_enable();
 }
 
-/* A packet and its bytes in one update: the common case of the packet path. */
-void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len)
-{
-	struct rocectl_qp_pcpu *pc;
-	unsigned long flags;
-
-	preempt_disable();
-	pc = this_cpu_ptr(e->stats);
-	flags = u64_stats_update_begin_irqsave(&pc->syncp);
-	u64_stats_inc(&pc->c[pkts]);
-	u64_stats_add(&pc->c[bytes], len);
-	u64_stats_update_end_irqrestore(&pc->syncp, flags);
-	preempt_enable();
-}
-
 /* The QP's counters summed over the CPUs; zero before it has any. */
 static void rocectl_qp_sum(const struct rocectl_qp *e, u64 *stats)
 {

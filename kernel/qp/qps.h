@@ -3,6 +3,7 @@
 #ifndef _ROCECTL_QPS_H
 #define _ROCECTL_QPS_H
 
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/u64_stats_sync.h>
@@ -166,7 +167,27 @@ static inline bool rocectl_qp_stats_ready(const struct rocectl_qp *e)
 }
 
 void rocectl_qp_count(struct rocectl_qp *e, int stat, u64 n);
-void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts, int bytes, u64 len);
+
+/*
+ * A packet and its bytes in one update: the common case of the packet
+ * path, inline there (once or twice a packet). Preemption as in
+ * rocectl_qp_count().
+ */
+static inline void rocectl_qp_count_pkt(struct rocectl_qp *e, int pkts,
+					int bytes, u64 len)
+{
+	struct rocectl_qp_pcpu *pc;
+	unsigned long flags;
+
+	preempt_disable();
+	pc = this_cpu_ptr(e->stats);
+	flags = u64_stats_update_begin_irqsave(&pc->syncp);
+	u64_stats_inc(&pc->c[pkts]);
+	u64_stats_add(&pc->c[bytes], len);
+	u64_stats_update_end_irqrestore(&pc->syncp, flags);
+	preempt_enable();
+}
+
 void rocectl_qp_congestion(struct rocectl_dev *rdev, struct rocectl_qp *e);
 
 #endif /* _ROCECTL_QPS_H */
