@@ -64,6 +64,8 @@ for s in $SCENARIOS; do
 	[ "$s" = races ] && limit=$((limit + 4 * ${RACE_SECONDS:-60}))
 	# blast: seven storms, most of them restored 8 s after they end.
 	[ "$s" = blast ] && limit=$((limit + 120))
+	# pods: two storms, a job's filter, sums and failure besides the pods'.
+	[ "$s" = pods ] && limit=$((limit + 90))
 	# soak: SOAK_SECONDS of it, then 10,000 scrapes.
 	[ "$s" = soak ] && limit=$((limit + ${SOAK_SECONDS:-300} + 1800))
 	sc=$out/scenarios/$s.tap
