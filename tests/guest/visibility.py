@@ -21,9 +21,12 @@ SPEC is the YAML spec or the same as JSON (a .json file).
                                              namespace), the groups by the
                                              numbers given, raw
   visibility.py YNL_LIB SPEC groups          the groups' numbers
-  visibility.py YNL_LIB SPEC scrape FILE     the owner labels of an
-                                             exporter's scrape (Prometheus
-                                             text), by EXPORTER_LABELS
+  visibility.py YNL_LIB SPEC scrape FILE [COMM...]  the owner labels
+                                             of an exporter's scrape
+                                             (Prometheus text), by
+                                             EXPORTER_LABELS, but on the
+                                             samples of kernel QPs (their
+                                             command names COMM)
 
 Where the family is not found, read says {"family": "absent"}.
 
@@ -145,7 +148,11 @@ def owners_of(op, msg):
 def summary(op, msgs):
     users = [o for m in msgs for u, o in owners_of(op, m) if u]
     fields = sorted({k for o in users for k in o})
+    # Kernel QPs and users are no one's: their names are everyone's.
+    kernel = sorted({o['comm'] for m in msgs for u, o in owners_of(op, m)
+                     if not u and 'comm' in o})
     return {'messages': len(msgs), 'user_records': len(users),
+            'kernel_comms': kernel,
             'user_fields': fields,
             'with': {k: sum(k in o for o in users) for k in fields},
             'user_owners': sorted({json.dumps(o, sort_keys=True) for o in users})}
@@ -216,30 +223,37 @@ def listen(ynl, stop, ready, ids):
     return 0
 
 
-def scrape(path):
+def scrape(path, kernel):
     """The owner labels in a scrape: which appear, on which families, and
-    the pids named."""
+    the pids named; a kernel QP's sample (its comm a kernel name) is
+    no one's."""
     lab = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
-    seen, fams, pids = set(), set(), set()
+    seen, fams, pids, comms = set(), set(), set(), set()
     for line in open(path):
         if line.startswith('#') or '{' not in line:
             continue
         name, rest = line.split('{', 1)
-        for k, v in lab.findall(rest.rsplit('}', 1)[0]):
+        labels = lab.findall(rest.rsplit('}', 1)[0])
+        if any(k == 'comm' and v in kernel for k, v in labels):
+            continue
+        for k, v in labels:
             if k in OWNER_LABELS and v != '':
                 seen.add(k)
                 fams.add(name)
                 if k == 'pid':
                     pids.add(int(v))
+                if k == 'comm':
+                    comms.add(v)
     print(json.dumps({'owner_labels': sorted(seen), 'families': sorted(fams),
-                      'pids': sorted(pids)}, sort_keys=True))
+                      'pids': sorted(pids), 'comms': sorted(comms)},
+                     sort_keys=True))
     return 0
 
 
 def main():
     lib, spec, mode = sys.argv[1:4]
     if mode == 'scrape':
-        return scrape(sys.argv[4])
+        return scrape(sys.argv[4], set(sys.argv[5:]))
     ynl, NlError = load(lib, spec, mode != 'check')
     if mode == 'check':
         return check(ynl)
