@@ -126,7 +126,7 @@ fi
 
 OBJECTS="dev qp watchdog dcqcn check monitor exporter apply version help"
 OPTIONS="-j -p -d -V -h --json --pretty --details --Version --help"
-FILTER="dev qpn pid port type state pod namespace"
+FILTER="dev qpn pid port type state pod namespace job"
 TYPES="RC UC UD GSI SMI RAW_PACKET XRC_INI XRC_TGT DRIVER"
 STATES="RESET INIT RTR RTS SQD SQE ERR"
 COUNTERS="tx_packets tx_bytes rx_packets rx_bytes rx_ecn_ce rx_cnp tx_cnp
@@ -181,8 +181,8 @@ expect "rocectl qp stats watch " $FILTER sort count
 expect "rocectl qp stats watch 0.5 " $FILTER sort count
 expect "rocectl qp errors " dev
 expect "rocectl qp path " $FILTER rate max-hops wait links window
-expect "rocectl qp path rate 5 " dev qpn pid port type state pod namespace max-hops wait links window
-expect "rocectl qp path links window 30 " dev qpn pid port type state pod namespace rate max-hops wait
+expect "rocectl qp path rate 5 " dev qpn pid port type state pod namespace job max-hops wait links window
+expect "rocectl qp path links window 30 " dev qpn pid port type state pod namespace job rate max-hops wait
 expect "rocectl qp path type " RC UC UD GSI SMI RAW_PACKET XRC_INI XRC_TGT DRIVER devx
 expect "rocectl qp errors dev rxe0 "
 expect "rocectl watchdog set " ${WD_SET/port /}	# port once dev is given
@@ -234,9 +234,9 @@ for kw in port detect restore interval; do
 done
 result "numeric arguments offer nothing"
 
-expect "rocectl qp show type RC " dev qpn pid port state pod namespace
-expect "rocectl qp show state RTS qpn 17 pid 5 " dev port type pod namespace
-expect "rocectl qp show lqpn 17 " dev pid port type state pod namespace
+expect "rocectl qp show type RC " dev qpn pid port state pod namespace job
+expect "rocectl qp show state RTS qpn 17 pid 5 " dev port type pod namespace job
+expect "rocectl qp show lqpn 17 " dev pid port type state pod namespace job
 expect "rocectl qp stats sort tx_bytes watch 2 count 3 " $FILTER
 expect "rocectl watchdog set dev eth0 prio 3 detect 200 action alert " \
 	port restore interval direction nic-stall-prevention

@@ -89,11 +89,18 @@ static bool rocectl_nl_capable(const struct sk_buff *req,
  * namespace and CAP_NET_ADMIN, taken once, outside any lock. A dump runs
  * in the context of the task that reads it (its first part in the
  * request's sendmsg, the rest in recvmsg), which is the reader.
+ *
+ * The capability counts over the user namespace that owns the reader's
+ * network namespace, as generic netlink's GENL_UNS_ADMIN_PERM asks it:
+ * one any user can make (unshare -Ur) owns none of the host's namespaces
+ * and grants nothing here. The family answers in the initial network
+ * namespace alone (it is not netnsok), so that is the initial user
+ * namespace's CAP_NET_ADMIN.
  */
 void rocectl_nl_reader(const struct sk_buff *req, struct rocectl_reader *r)
 {
+	const struct sock *sk = NETLINK_CB(req).sk;
+
 	r->ns = task_active_pid_ns(current);
-	r->admin = rocectl_nl_capable(req, &init_user_ns);
-	r->ns_admin = r->admin || (current_user_ns() != &init_user_ns &&
-				   rocectl_nl_capable(req, current_user_ns()));
+	r->net_admin = sk && rocectl_nl_capable(req, sock_net(sk)->user_ns);
 }

@@ -4,11 +4,13 @@
  * process's owner (pid, command name, cgroup, and so the pod and job the
  * tool derives from it): a reader whose pid namespace contains the owner
  * sees it all, the pid as that namespace numbers it; a reader with
- * CAP_NET_ADMIN (in the initial user namespace, or only in its own) sees
- * the name and cgroup but no pid its namespace does not number; anyone
- * else gets the counts without the owner. Kernel QPs and kernel users are
- * no one's: their kernel name is shown to everyone. The reader's
- * capabilities are taken by the netlink side (attrs.c), once a request.
+ * CAP_NET_ADMIN over its network namespace (the host's, whose owner is
+ * the initial user namespace: a user namespace of its own counts for
+ * nothing) sees the name and cgroup but no pid its namespace does not
+ * number; anyone else gets the counts without the owner. Kernel QPs and
+ * kernel users are no one's: their kernel name is shown to everyone. The
+ * reader's capabilities are taken by the netlink side (attrs.c), once a
+ * request.
  */
 #include <linux/rcupdate.h>
 #include "qp_owner.h"
@@ -25,8 +27,7 @@ static bool rocectl_ns_contains(const struct pid_namespace *reader,
 static enum rocectl_owner_view
 rocectl_owner_outside(const struct rocectl_reader *r)
 {
-	return r->admin || r->ns_admin ? ROCECTL_OWNER_NO_PID :
-					 ROCECTL_OWNER_NONE;
+	return r->net_admin ? ROCECTL_OWNER_NO_PID : ROCECTL_OWNER_NONE;
 }
 
 /*

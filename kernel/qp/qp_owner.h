@@ -21,8 +21,8 @@ enum rocectl_owner_view {
 /* A request's reader, taken once per request or dump pass. */
 struct rocectl_reader {
 	struct pid_namespace *ns;	/* its active pid namespace */
-	bool admin;	/* CAP_NET_ADMIN in the initial user namespace */
-	bool ns_admin;	/* CAP_NET_ADMIN in its own user namespace */
+	/* CAP_NET_ADMIN over its network namespace's owning user namespace */
+	bool net_admin;
 };
 
 /*

@@ -21,10 +21,12 @@
 # /user.slice imitating a live pod (its UID, in the kubelet's form and in
 # one directory with escaped '/'s) is no pod's; a Slurm job's tree as
 # slurmstepd makes it names its job and step, a look-alike under
-# /user.slice none. Then the exporter under pods' churn past the
-# module's bound of destroyed QPs' groups.
+# /user.slice none; qp show job N keeps the job's QPs, the exporter (with
+# owners only) labels its workload with job and step and sums it per job,
+# a storm and a failure name it. Then the exporter under pods' churn past
+# the module's bound of destroyed QPs' groups.
 . "$(dirname "$0")/lib.sh"
-plan 13
+plan 14
 W=$(mktemp -d)
 QPT=$ROOT/tests/tools/build/qptraffic
 UA=3f2c1e9a-7b4d-4c1a-9e2f-0a1b2c3d4e5f
@@ -214,6 +216,42 @@ check_eq "$(qps "$L" | jq -c '[.[] | [.cgroup, .job, .step]] | unique')" "[[\"$P
 	"L: slurmstepd.scope under /user.slice, no job"
 check_eq "$(rc qp show dev rxe0 pid "$L" | grep -c ' job ')" 0 "L: text, no job"
 log_test "a Slurm job's tree under slurmstepd's scope names its job and step; a look-alike under /user.slice none"
+
+# --- job 4242: its filter, its sums in the exporter, a storm's and a failure's record -------
+check_eq "$(rc -j qp show job 4242 | jq -c '[.[].pid] | unique')" "[$S]" "qp show job 4242: S's QPs, not the look-alike's"
+check_eq "$(rc -j qp show job 4242 | jq length)" "$(rc -j qp show pid "$S" | jq length)" "all of S's QPs, both devices"
+check_eq "$(rc -j qp show job 4243)" "[]" "no such job"
+out=$(rc qp show job x 2>&1); code=$?
+check_eq "$code" 2 "job not a number: $out"
+ex
+grep -qxF "rocectl_workload_info{cgroup=\"$PS\",namespace=\"\",pod=\"\",pod_uid=\"\",container=\"\",container_runtime=\"\",job=\"4242\",step=\"0\"} 1" "$W/ex.txt" ||
+	fail "S's info series: $(grep "rocectl_workload_info{cgroup=\"$PS\"" "$W/ex.txt")"
+check_eq "$(grep -c "^rocectl_workload_info{cgroup=\"$PL\".*job=" "$W/ex.txt")" 0 "L's info series: no job"
+check_eq "$(val "rocectl_job_qps{device=\"rxe0\",job=\"4242\"}")" "$(qps "$S" | jq length)" "job 4242's live QPs on rxe0"
+check_eq "$(val "rocectl_job_qp_tx_bytes_total{device=\"rxe0\",job=\"4242\"}")" "$(own "$S" tx_bytes)" \
+	"job 4242's tx_bytes on rxe0: its QPs' own"
+check_eq "$(grep -c '^rocectl_job_qps{' "$W/ex.txt")" 2 "one job, two devices"
+rc exporter print > "$W/exn.txt" || fail "exporter print without owners"
+check_eq "$(grep -c -e '^rocectl_job_' -e 'job=' "$W/exn.txt")" 0 "no job series or label without owners"
+rc watchdog set dev sim0 prio 3 action forward detect 100 restore 1000 interval 10 || fail "watch sim0"
+storm sim0 3 1000
+busywait 10000 eval '[ "$(st .storms)" = 1 ]' || fail "no storm on sim0 priority 3 (the job's)"
+check_eq "$(st "[.affected[] | select(.pid == $S or .pid == $L) | [.pid, .job, .step, .cgroup]] | sort_by(.[0])")" \
+	"$(jq -c -n --argjson s "$S" --argjson l "$L" "[[\$s,4242,\"0\",\"$PS\"],[\$l,null,null,\"$PL\"]] | sort_by(.[0])")" \
+	"the storm's processes: S with its job and step, L with none"
+check_match "$(rc watchdog stats dev sim0 | tr '\n' ' ')" "pid $S comm qptraffic qps [0-9]+ bytes [0-9]+ cgroup $PS job 4242 step 0 " "text"
+storm sim0 3 0
+busywait 10000 eval '[ "$(st .restores)" = 1 ]' || fail "no restore (the job's storm)"
+rc watchdog del dev sim0
+in_cgroup "$PS" "$W/FS.pid" "$QPT" fail -d rxe0 -g "$gid" --how modify --hold -T 30 > "$W/FS.json" 2> "$W/FS.err" &
+busywait 30000 test -s "$W/FS.json" || fail "job 4242's failing QP: $(cat "$W/FS.err")"
+FS=$(cat "$W/FS.pid")
+q=$(jq .qpn "$W/FS.json")
+check_eq "$(rc -j qp errors dev rxe0 | jq -c --argjson q "$q" '[.[] | select(.lqpn == $q) | [.cause, .pid, .job, .step, .cgroup]]')" \
+	"[[\"modify\",$FS,4242,\"0\",\"$PS\"]]" "the job's failure record: cause, owner, job, step and cgroup"
+check_match "$(rc qp errors dev rxe0 | tr '\n' ' ')" "cause modify .*cgroup $PS job 4242 step 0 " "text"
+kill "$FS"; wait "$FS" 2>/dev/null
+log_test "job 4242: qp show job N keeps its QPs; the exporter's info series and per-job sums (owners only); a storm and a failure name it"
 
 kill "$A" "$B" "$C" "$D" "$E1" "$E2" "$S" "$L" 2>/dev/null
 wait "$A" "$B" "$C" "$D" "$E1" "$E2" "$S" "$L" 2>/dev/null

@@ -69,6 +69,8 @@ for s in $SCENARIOS; do
 	# hw_accept: five runs of the hardware kit, 200-310 s each on a
 	# loaded machine (its lying tools cost more), each bounded at 600 s.
 	[ "$s" = hw_accept ] && limit=$((limit + 2700))
+	# pods: two storms, a job's filter, sums and failure besides the pods'.
+	[ "$s" = pods ] && limit=$((limit + 90))
 	# soak: SOAK_SECONDS of it, then 10,000 scrapes.
 	[ "$s" = soak ] && limit=$((limit + ${SOAK_SECONDS:-300} + 1800))
 	sc=$out/scenarios/$s.tap

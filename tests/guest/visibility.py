@@ -13,14 +13,28 @@ SPEC is the YAML spec or the same as JSON (a .json file).
   visibility.py YNL_LIB SPEC read [NAME=V]   every reading operation (a
                                              dump, or a do by ROWS), then
                                              every changing one, empty
-  visibility.py YNL_LIB SPEC listen STOP READY  every group's
-                                             notifications, READY made
-                                             once subscribed, until STOP is
+  visibility.py YNL_LIB SPEC listen STOP READY [ID...]  every
+                                             group's notifications, READY
+                                             made once subscribed, until
+                                             STOP is; where the family is
+                                             not found (another network
+                                             namespace), the groups by the
+                                             numbers given, raw
+  visibility.py YNL_LIB SPEC groups          the groups' numbers
+  visibility.py YNL_LIB SPEC scrape FILE [COMM...]  the owner labels
+                                             of an exporter's scrape
+                                             (Prometheus text), by
+                                             EXPORTER_LABELS, but on the
+                                             samples of kernel QPs (their
+                                             command names COMM)
+
+Where the family is not found, read says {"family": "absent"}.
 
 A new operation, an attribute that names an owner or a group the tables
 below do not know fails "check": give it a row here and an expectation in
-visibility.sh. (The exporter's scrape is its own row, in the exporter's
-scenario: it reads as the exporter's user, in the initial pid namespace.)
+visibility.sh. The exporter's scrape is one more row: each owner attribute
+has the label it becomes there (EXPORTER_LABELS), and the labels the tool
+derives from a cgroup follow it.
 """
 import json
 import os
@@ -53,6 +67,17 @@ OWNER_ATTRS = {
     ('wd-blast-proc', 'cgroup'),
 }
 GROUPS = {'events'}
+# The exporter's label for each owner attribute ("owners" on), and the
+# labels it derives from a cgroup (the pod's, the container's, the job's).
+EXPORTER_LABELS = {
+    ('rocectl', 'qp-pid'): 'pid', ('rocectl', 'qp-comm'): 'comm',
+    ('rocectl', 'qp-cgroup'): 'cgroup',
+    ('wd-blast-proc', 'pid'): 'pid', ('wd-blast-proc', 'comm'): 'comm',
+    ('wd-blast-proc', 'cgroup'): 'cgroup',
+}
+CGROUP_LABELS = {'namespace', 'pod', 'pod_uid', 'container',
+                 'container_runtime', 'job', 'step'}
+OWNER_LABELS = set(EXPORTER_LABELS.values()) | CGROUP_LABELS
 OWNERISH = re.compile(r'(^|-)(pid|comm|cgroup|owner|uid|pod|job|container)$')
 
 
@@ -68,7 +93,12 @@ def load(lib, spec, family=True):
     from lib.nlspec import SpecFamily  # noqa: E402
     if not family:	# the spec alone: no module needed
         return SpecFamily(spec, ''), NlError
-    return YnlFamily(spec, schema=''), NlError
+    try:
+        return YnlFamily(spec, schema=''), NlError
+    except Exception as e:	# generic netlink's controller does not list it
+        if 'not supported by the kernel' not in str(e):
+            raise
+        return None, NlError
 
 
 def check(ynl):
@@ -83,6 +113,9 @@ def check(ynl):
     for g in ynl.mcast_groups:
         if g not in GROUPS:
             bad.append(f"multicast group {g}: no row")
+    for a in OWNER_ATTRS:
+        if a not in EXPORTER_LABELS:
+            bad.append(f"attribute {a[0]}.{a[1]}: no exporter label")
     for b in bad:
         print(b, file=sys.stderr)
     return 1 if bad else 0
@@ -115,7 +148,11 @@ def owners_of(op, msg):
 def summary(op, msgs):
     users = [o for m in msgs for u, o in owners_of(op, m) if u]
     fields = sorted({k for o in users for k in o})
+    # Kernel QPs and users are no one's: their names are everyone's.
+    kernel = sorted({o['comm'] for m in msgs for u, o in owners_of(op, m)
+                     if not u and 'comm' in o})
     return {'messages': len(msgs), 'user_records': len(users),
+            'kernel_comms': kernel,
             'user_fields': fields,
             'with': {k: sum(k in o for o in users) for k in fields},
             'user_owners': sorted({json.dumps(o, sort_keys=True) for o in users})}
@@ -148,7 +185,27 @@ def read(ynl, NlError, args):
     return 0
 
 
-def listen(ynl, stop, ready):
+def listen_raw(stop, ready, ids):
+    """Bind the groups by number where the family is not found, and count
+    what arrives: a family that is not netnsok multicasts in the initial
+    network namespace alone."""
+    import socket
+    sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)  # GENERIC
+    for i in ids:
+        sock.setsockopt(270, 1, i)	# SOL_NETLINK, NETLINK_ADD_MEMBERSHIP
+    open(ready, 'w').close()
+    n = 0
+    while not os.path.exists(stop):
+        if select.select([sock], [], [], 0.5)[0]:
+            sock.recv(65536)
+            n += 1
+    print(json.dumps({'family': 'absent', 'raw_messages': n}))
+    return 0
+
+
+def listen(ynl, stop, ready, ids):
+    if ynl is None:
+        return listen_raw(stop, ready, ids)
     for g in ynl.mcast_groups:
         ynl.ntf_subscribe(g)
     open(ready, 'w').close()
@@ -166,15 +223,52 @@ def listen(ynl, stop, ready):
     return 0
 
 
+def scrape(path, kernel):
+    """The owner labels in a scrape: which appear, on which families, and
+    the pids named; a kernel QP's sample (its comm a kernel name) is
+    no one's."""
+    lab = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+    seen, fams, pids, comms = set(), set(), set(), set()
+    for line in open(path):
+        if line.startswith('#') or '{' not in line:
+            continue
+        name, rest = line.split('{', 1)
+        labels = lab.findall(rest.rsplit('}', 1)[0])
+        if any(k == 'comm' and v in kernel for k, v in labels):
+            continue
+        for k, v in labels:
+            if k in OWNER_LABELS and v != '':
+                seen.add(k)
+                fams.add(name)
+                if k == 'pid':
+                    pids.add(int(v))
+                if k == 'comm':
+                    comms.add(v)
+    print(json.dumps({'owner_labels': sorted(seen), 'families': sorted(fams),
+                      'pids': sorted(pids), 'comms': sorted(comms)},
+                     sort_keys=True))
+    return 0
+
+
 def main():
     lib, spec, mode = sys.argv[1:4]
+    if mode == 'scrape':
+        return scrape(sys.argv[4], set(sys.argv[5:]))
     ynl, NlError = load(lib, spec, mode != 'check')
     if mode == 'check':
         return check(ynl)
+    if ynl is None and mode == 'read':
+        print(json.dumps({'family': 'absent'}))
+        return 0
     if mode == 'read':
         return read(ynl, NlError, sys.argv[4:])
+    if mode == 'groups':
+        print(' '.join(str(ynl.nlproto.get_mcast_id(g, ynl.mcast_groups))
+                       for g in ynl.mcast_groups))
+        return 0
     if mode == 'listen':
-        return listen(ynl, sys.argv[4], sys.argv[5])
+        return listen(ynl, sys.argv[4], sys.argv[5],
+                      [int(i) for i in sys.argv[6:]])
     return 2
 
 

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Runs as PID 1 inside the guest, chrooted into the build machine's root
-# (read-only). Gives the guest fresh kernel filesystems and a writable /run
+# Runs as PID 1 inside the guest, its root the build machine's root
+# (read-only, moved over the initramfs' root: no chroot, so user namespaces
+# can be made). Gives the guest fresh kernel filesystems and a writable /run
 # (TMPDIR and HOME are in it: /tmp stays the build machine's, where the
 # checkout under test may live), mounts the results share, runs the job the
 # host wrote there, saves its status and the kernel log, and powers off.

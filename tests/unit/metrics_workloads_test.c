@@ -71,6 +71,64 @@ static void step(void (*report)(const char *, int, const char *, const char *), 
 	step_max(report, name, family, 0, r, nr, q, nq, want);
 }
 
+static const char *show_jobs(void)
+{
+	static char buf[256];
+	const struct job_sum *j;
+	size_t n, i, len = 0;
+
+	buf[0] = '\0';
+	j = job_sums(&n);
+	for (i = 0; i < n; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%s/job%llu:%llu:%u", i ? " " : "", j[i].dev,
+				(unsigned long long)j[i].job, (unsigned long long)j[i].sum[0], j[i].qps);
+	return buf;
+}
+
+/* Per-job sums: cgroups 77 and 88 are job 7's steps, 99 job 8's, 55 no job's. */
+static void job_tests(void (*report)(const char *, int, const char *, const char *))
+{
+	struct retired r[] = { R("python", 77, false, 100), R("python", 99, false, 4) };
+	struct qp q[] = { Q("python", 77, 10), Q("python", 88, 7), Q("python", 55, 1) };
+	struct qp q2[] = { Q("python", 88, 9) };
+	struct snapshot s = { .retired = r, .nretired = 2, .qps = q, .nqps = 3 };
+	/* workload_sums()' order: by cgroup, 55 77 88 99. */
+	uint64_t job[] = { 0, 7, 7, 8 };
+	bool has[] = { false, true, true, true };
+	const char *want;
+
+	workload_sums_update(5, &s);
+	job_sums_update(5, job, has);
+	want = "rxe0/job7:117:2 rxe0/job8:4:0";
+	report("job sums: a job's steps added up, a cgroup of no job left out", !strcmp(show_jobs(), want),
+	       show_jobs(), want);
+	/* 77's live QP destroyed between the dumps (in neither): the job holds. */
+	s.retired = r;
+	s.nretired = 2;
+	s.qps = q2;
+	s.nqps = 1;
+	r[0].v[0] = 100;
+	workload_sums_update(5, &s);
+	{
+		uint64_t job2[] = { 7, 7, 8 };
+		bool has2[] = { true, true, true };
+
+		job_sums_update(5, job2, has2);
+	}
+	want = "rxe0/job7:119:1 rxe0/job8:4:0";
+	report("job sums: a QP between the dumps: the job's sum holds and grows", !strcmp(show_jobs(), want),
+	       show_jobs(), want);
+	workload_sums_update(6, &s);
+	{
+		uint64_t job3[] = { 7, 7, 8 };
+		bool has3[] = { true, true, true };
+
+		job_sums_update(6, job3, has3);
+	}
+	want = "rxe0/job7:109:1 rxe0/job8:4:0";
+	report("job sums: another module load starts over", !strcmp(show_jobs(), want), show_jobs(), want);
+}
+
 void metrics_workloads_tests(void (*report)(const char *name, int ok, const char *got, const char *want))
 {
 	struct retired r1[] = { R("python", 77, false, 100), R("nccl", 77, false, 5), R("ib_send", 0, false, 9),
@@ -103,4 +161,5 @@ void metrics_workloads_tests(void (*report)(const char *name, int ok, const char
 		step_max(report, "the pod back on the full device: no sum comes back lower", 3, 2, two, 3, back, 1,
 			 "rxe0/77:110:0 rxe0/88:-:1 rxe0/99:5:0");
 	}
+	job_tests(report);
 }

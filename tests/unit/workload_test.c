@@ -268,6 +268,61 @@ static void conf_tests(void (*report)(const char *name, int ok, const char *got,
 	report("workload conf: no policy file, no roots", !strcmp(got, "0 0 0"), got, "0 0 0");
 }
 
+/* qp show's pod, namespace and job filters on a QP's view. */
+static void view_filter_tests(void (*report)(const char *name, int ok, const char *got, const char *want))
+{
+	static const struct {
+		const char *name, *path, *pod, *ns;
+		bool has_job;
+		uint32_t job;
+		int want;
+	} f[] = {
+		{ "job 4242 keeps its step's QP", "/system.slice/slurmstepd.scope/job_4242/step_0/user/task_3",
+		  NULL, NULL, true, 4242, 1 },
+		{ "job 4242 keeps its batch step's QP", "/system.slice/node1_slurmstepd.scope/job_4242/step_batch/user/task_0",
+		  NULL, NULL, true, 4242, 1 },
+		{ "job 424 is not job 4242", "/system.slice/slurmstepd.scope/job_4242/step_0/user/task_3",
+		  NULL, NULL, true, 424, 0 },
+		{ "job 4242 drops a look-alike under a user's slice",
+		  "/user.slice/user-1000.slice/user@1000.service/app.slice/slurmstepd.scope/job_4242/step_0/user/task_0",
+		  NULL, NULL, true, 4242, 0 },
+		{ "job 4242 drops a pod's QP", "/kubepods.slice/kubepods-pod" UID_ ".slice/cri-containerd-" ID ".scope",
+		  NULL, NULL, true, 4242, 0 },
+		{ "job 4294967295, the largest", "/system.slice/slurmstepd.scope/job_4294967295/step_0/user/task_0",
+		  NULL, NULL, true, 4294967295u, 1 },
+		{ "job 0 drops slurmstepd's own processes", "/system.slice/slurmstepd.scope/system",
+		  NULL, NULL, true, 0, 0 },
+		{ "no filter keeps a plain cgroup", "/user.slice", NULL, NULL, false, 0, 1 },
+		{ "a pod filter drops a job's QP", "/system.slice/slurmstepd.scope/job_7/step_0/user/task_0",
+		  "trainer-0", NULL, false, 0, 0 },
+	};
+	struct workload_view v;
+	char name[256], got[8];
+	size_t i;
+	int m;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		memset(&v, 0, sizeof(v));
+		v.known = true;
+		snprintf(v.path, sizeof(v.path), "%s", f[i].path);
+		v.is_workload = workload_parse(f[i].path, &v.w);
+		m = workload_view_matches(&v, f[i].pod, f[i].ns, f[i].has_job, f[i].job);
+		snprintf(name, sizeof(name), "workload: filter: %s", f[i].name);
+		snprintf(got, sizeof(got), "%d", m);
+		report(name, m == f[i].want, got, f[i].want ? "1" : "0");
+	}
+	/* A pod's name, namespace and job at once: each must hold. */
+	memset(&v, 0, sizeof(v));
+	v.named = true;
+	snprintf(v.ns, sizeof(v.ns), "team-a");
+	snprintf(v.pod, sizeof(v.pod), "trainer-0");
+	m = workload_view_matches(&v, "trainer-0", "team-a", false, 0) * 100 +
+	    workload_view_matches(&v, "trainer-0", "team-b", false, 0) * 10 +
+	    workload_view_matches(&v, "trainer-0", NULL, true, 1);
+	snprintf(got, sizeof(got), "%03d", m);
+	report("workload: filter: a pod by name and namespace, not another namespace, not a job", m == 100, got, "100");
+}
+
 void workload_tests(void (*report)(const char *name, int ok, const char *got, const char *want))
 {
 	char got[1100], name[256], dir[] = "/tmp/rocectl-pods.XXXXXX", sub[512], ns[64], pod[128];
@@ -334,4 +389,5 @@ void workload_tests(void (*report)(const char *name, int ok, const char *got, co
 	}
 	rmdir(dir);
 	conf_tests(report);
+	view_filter_tests(report);
 }

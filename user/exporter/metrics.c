@@ -329,42 +329,90 @@ static void workload_label(const struct workload_view *v, uint64_t id, char *buf
 		snprintf(buf, len, "id:%llu", (unsigned long long)id);
 }
 
+/* Per (device, Slurm job): the job's workloads added up (metrics_workloads.h). */
+static void write_jobs(struct prom *p)
+{
+	char name[96], help[256], job[24];
+	const struct job_sum *j;
+	size_t i, n;
+	unsigned int k;
+
+	j = job_sums(&n);
+	prom_family(p, "rocectl_job_qps", PROM_GAUGE, "Live QPs per device and Slurm job (its steps' cgroups).");
+	for (i = 0; i < n; i++) {
+		struct prom_label l[] = { L("device", j[i].dev), L("job", job) };
+
+		snprintf(job, sizeof(job), "%llu", (unsigned long long)j[i].job);
+		prom_u64(p, l, 2, j[i].qps);
+	}
+	for (k = 0; k < QP_NSTATS; k++) {
+		snprintf(name, sizeof(name), "rocectl_job_qp_%s", qp_stat_name(k));
+		snprintf(help, sizeof(help),
+			 "Per-QP %s summed over a Slurm job's QPs on a device (its workloads'), destroyed ones included (soft-RoCE).",
+			 qp_stat_name(k));
+		prom_family(p, name, PROM_COUNTER, help);
+		for (i = 0; i < n; i++) {
+			struct prom_label l[] = { L("device", j[i].dev), L("job", job) };
+
+			snprintf(job, sizeof(job), "%llu", (unsigned long long)j[i].job);
+			if (j[i].counted)
+				prom_u64(p, l, 2, j[i].sum[k]);
+		}
+	}
+}
+
 /*
  * Per workload (the QPs' owners' cgroups): QP sums by (device, cgroup),
- * and one info series per cgroup naming its pod and container, to join
- * on cgroup (metrics_workloads.h). The cgroup tree is walked again for
- * each scrape: containers come and go.
+ * and one info series per cgroup naming its pod and container or its
+ * Slurm job and step, to join on cgroup (metrics_workloads.h); then the
+ * sums per job. The cgroup tree is walked again for each scrape:
+ * containers and jobs come and go.
  */
-static void write_workloads(struct prom *p)
+static void write_workloads(struct prom *p, uint32_t family)
 {
 	char name[96], help[256], (*cg)[1100];
 	const struct workload_sum *w;
 	struct workload_view v;
+	uint64_t *job;
 	size_t i, j, n;
 	unsigned int k;
+	bool *has;
 
 	workload_cgroup_forget();
 	w = workload_sums(&n);
 	cg = calloc(n ? n : 1, sizeof(*cg));
-	if (!cg)
+	job = calloc(n ? n : 1, sizeof(*job));
+	has = calloc(n ? n : 1, sizeof(*has));
+	if (!cg || !job || !has) {
+		free(cg);
+		free(job);
+		free(has);
 		return;
+	}
 	prom_family(p, "rocectl_workload_info", PROM_GAUGE,
-		    "1 per workload: a cgroup (v2) owning QPs, its Kubernetes pod (namespace, name, UID) and container, from the cgroup's path and the kubelet's /var/log/pods; empty where not known.");
+		    "1 per workload: a cgroup (v2) owning QPs, its Kubernetes pod (namespace, name, UID) and container or its Slurm job and step, from the cgroup's path and the kubelet's /var/log/pods; empty where not known.");
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < i && w[j].cgroup != w[i].cgroup; j++)
 			;
 		if (j < i) {	/* one per cgroup, whatever its devices */
 			memcpy(cg[i], cg[j], sizeof(cg[i]));
+			job[i] = job[j];
+			has[i] = has[j];
 			continue;
 		}
 		workload_view(w[i].cgroup, &v);
 		workload_label(&v, w[i].cgroup, cg[i], sizeof(cg[i]));
+		/* At most 10 digits (struct workload). */
+		has[i] = v.w.job[0];
+		job[i] = strtoull(v.w.job, NULL, 10);
 		{
 			struct prom_label l[] = { L("cgroup", cg[i]), L("namespace", v.ns), L("pod", v.pod),
 						  L("pod_uid", v.w.pod_uid), L("container", v.w.container),
-						  L("container_runtime", v.w.runtime) };
+						  L("container_runtime", v.w.runtime), L("job", v.w.job),
+						  L("step", v.w.step) };
 
-			prom_u64(p, l, 6, 1);
+			/* job and step on a job's alone (an empty label is none). */
+			prom_u64(p, l, has[i] ? 8 : 6, 1);
 		}
 	}
 	prom_family(p, "rocectl_workload_qps", PROM_GAUGE, "Live QPs per device and workload (cgroup).");
@@ -386,7 +434,11 @@ static void write_workloads(struct prom *p)
 				prom_u64(p, l, 2, w[i].sum[k]);
 		}
 	}
+	if (job_sums_update(family, job, has))
+		write_jobs(p);
 	free(cg);
+	free(job);
+	free(has);
 }
 
 static void write_qps(struct prom *p, const struct snapshot *s, const struct metrics_opts *o,
@@ -529,7 +581,7 @@ void metrics_write(struct prom *p, const struct metrics_opts *o, struct metrics_
 		write_watchdog(p, &s);
 		write_qps(p, &s, o, nl.family_id);
 		if (o->owners)
-			write_workloads(p);
+			write_workloads(p, nl.family_id);
 		write_unattributed(p, &s);
 		write_qp_errors(p, &s, o->owners);
 	}

@@ -14,7 +14,7 @@ bool owner_label(const char *name)
 	/* Every label that says whose a QP is; "job" for the batch schedulers' jobs. */
 	static const char *const owners[] = {
 		"pid", "comm", "cgroup", "namespace", "pod", "pod_uid", "container",
-		"container_runtime", "job", "user", "uid",
+		"container_runtime", "job", "step", "user", "uid",
 	};
 	size_t i;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The exporter's QP sums per (device, cgroup) (metrics_workloads.h). */
+/* The exporter's QP sums per (device, cgroup) and (device, job) (metrics_workloads.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,4 +113,80 @@ const struct workload_sum *workload_sums(size_t *n)
 {
 	*n = st.n;
 	return st.w;
+}
+
+static struct {
+	uint32_t family_id;
+	struct job_sum *j;	/* the last scrape's, sorted */
+	size_t n;
+} js;
+
+static int job_cmp(const void *a, const void *b)
+{
+	const struct job_sum *x = a, *y = b;
+
+	if (x->dev_index != y->dev_index)
+		return x->dev_index < y->dev_index ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+bool job_sums_update(uint32_t family_id, const uint64_t *job, const bool *has)
+{
+	struct job_sum *all;
+	size_t i, n = 0, out = 0;
+	unsigned int k;
+
+	if (family_id != js.family_id) {
+		free(js.j);
+		js.j = NULL;
+		js.n = 0;
+		js.family_id = family_id;
+	}
+	all = calloc(st.n + 1, sizeof(*all));
+	if (!all)
+		return false;
+	for (i = 0; i < st.n; i++) {
+		if (!has[i])
+			continue;
+		all[n].dev_index = st.w[i].dev_index;
+		memcpy(all[n].dev, st.w[i].dev, sizeof(all[n].dev));
+		all[n].job = job[i];
+		all[n].counted = st.w[i].counted;
+		all[n].qps = st.w[i].qps;
+		memcpy(all[n].sum, st.w[i].sum, sizeof(all[n].sum));
+		n++;
+	}
+	qsort(all, n, sizeof(*all), job_cmp);
+	for (i = 0; i < n; i++) {
+		if (out && !job_cmp(&all[out - 1], &all[i])) {
+			struct job_sum *j = &all[out - 1];
+
+			j->counted |= all[i].counted;
+			j->qps += all[i].qps;
+			for (k = 0; k < QP_NSTATS; k++)
+				j->sum[k] += all[i].sum[k];
+			continue;
+		}
+		if (out != i)
+			all[out] = all[i];
+		out++;
+	}
+	/* A step's cgroup may leave the workloads (its groups gone to "other"). */
+	for (i = 0; i < out; i++) {
+		const struct job_sum *prev = js.n ?
+			bsearch(&all[i], js.j, js.n, sizeof(*js.j), job_cmp) : NULL;
+
+		if (prev)
+			sums_hold(all[i].sum, prev->sum);
+	}
+	free(js.j);
+	js.j = all;
+	js.n = out;
+	return true;
+}
+
+const struct job_sum *job_sums(size_t *n)
+{
+	*n = js.n;
+	return js.j;
 }

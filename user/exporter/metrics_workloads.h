@@ -32,6 +32,30 @@ struct workload_sum {
 	uint64_t sum[QP_NSTATS];	/* live + destroyed, never lower than before */
 };
 
+/*
+ * The same sums per (device, Slurm job): the job's workloads (its steps'
+ * cgroups) added up, only where owners are shown. As many as the jobs
+ * among the workloads (bounded as they are); each never lower than the
+ * last scrape showed.
+ */
+struct job_sum {
+	uint32_t dev_index;
+	char dev[ROCECTL_DEV_NAME_MAX + 1];
+	uint64_t job;
+	bool counted;
+	unsigned int qps;
+	uint64_t sum[QP_NSTATS];
+};
+
+/*
+ * From this scrape's workload sums (workload_sums()) and each one's job
+ * (job[i], has[i] false: none), for the module load family_id. False if
+ * out of memory.
+ */
+bool job_sums_update(uint32_t family_id, const uint64_t *job, const bool *has);
+/* Sorted by (device index, job). */
+const struct job_sum *job_sums(size_t *n);
+
 /* This scrape's workloads from s, for the module load family_id. False if out of memory. */
 bool workload_sums_update(uint32_t family_id, const struct snapshot *s);
 /* Sorted by (device index, cgroup). */

@@ -53,6 +53,8 @@ struct qp_filter {
 	bool has_qpn, has_pid, has_port, has_type, has_state;
 	bool devx;		/* "type devx": DevX QPs only, whatever their type */
 	const char *pod, *ns;	/* a Kubernetes pod's name, namespace */
+	uint32_t job;		/* a Slurm job's id */
+	bool has_job;
 	int sort;		/* counter attribute, 0: none */
 	bool watch;
 	unsigned int interval_ms;
@@ -141,6 +143,10 @@ static int parse_filter(struct rocectl *rc, struct qp_filter *f, enum qp_cmd_kin
 			} else {
 				f->ns = name;
 			}
+		} else if (!strcmp(w, "job")) {
+			/* Slurm's job ids are 32-bit numbers. */
+			err = parse_u32_arg(rc, "job", UINT32_MAX, &f->job);
+			f->has_job = true;
 		} else if (!strcmp(w, "state")) {
 			err = parse_named_arg(rc, "state", qp_state_names, ARRAY_SIZE(qp_state_names), &f->state);
 			f->has_state = true;
@@ -202,7 +208,8 @@ static struct nlmsghdr *qp_request(struct rocectl *rc, const struct qp_filter *f
 
 /*
  * What the kernel does not filter: without a device, the QPN (QPNs are
- * per device); "type devx". tb has a QPN.
+ * per device); "type devx"; the pod, namespace and job its cgroup names.
+ * tb has a QPN.
  */
 static bool qp_filter_keeps(const struct qp_filter *f, const struct nlattr **tb)
 {
@@ -212,14 +219,13 @@ static bool qp_filter_keeps(const struct qp_filter *f, const struct nlattr **tb)
 		return false;
 	if (f->devx && !tb[ROCECTL_A_QP_DEVX])
 		return false;
-	if (!f->pod && !f->ns)
+	if (!f->pod && !f->ns && !f->has_job)
 		return true;
-	/* The pod's name, as its cgroup and the kubelet's node files give it. */
+	/* A cgroup the reader is not shown belongs to no pod or job. */
 	if (!tb[ROCECTL_A_QP_CGROUP])
 		return false;
 	workload_view(mnl_attr_get_u64(tb[ROCECTL_A_QP_CGROUP]), &v);
-	return v.named && (!f->pod || !strcmp(f->pod, v.pod)) &&
-	       (!f->ns || !strcmp(f->ns, v.ns));
+	return workload_view_matches(&v, f->pod, f->ns, f->has_job, f->job);
 }
 
 struct qp_show_ctx {
@@ -642,7 +648,7 @@ static int qp_help(struct rocectl *rc)
 	       "                       [ links [ window SECONDS ] ]\n"
 	       "%s"
 	       "FILTER := [ dev DEV ] [ qpn N ] [ pid PID ] [ port N ] [ type TYPE ] [ state STATE ]\n"
-	       "          [ pod NAME ] [ namespace NS ]\n"
+	       "          [ pod NAME ] [ namespace NS ] [ job ID ]\n"
 	       "TYPE := { RC | UC | UD | GSI | SMI | RAW_PACKET | XRC_INI | XRC_TGT | DRIVER | devx }\n"
 	       "STATE := { RESET | INIT | RTR | RTS | SQD | SQE | ERR }\n"
 	       "COUNTER := { tx_packets | tx_bytes | rx_packets | rx_bytes | rx_ecn_ce | rx_cnp |\n"

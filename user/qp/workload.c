@@ -509,3 +509,13 @@ void workload_view(uint64_t id, struct workload_view *v)
 	}
 	views[nviews++] = *v;
 }
+
+bool workload_view_matches(const struct workload_view *v, const char *pod, const char *ns,
+			   bool has_job, uint32_t job)
+{
+	if ((pod || ns) && !(v->named && (!pod || !strcmp(pod, v->pod)) &&
+			     (!ns || !strcmp(ns, v->ns))))
+		return false;
+	/* At most 10 digits (struct workload): no overflow. */
+	return !has_job || (v->w.job[0] && strtoull(v->w.job, NULL, 10) == job);
+}

@@ -99,4 +99,12 @@ struct workload_view {
  */
 void workload_view(uint64_t id, struct workload_view *v);
 
+/*
+ * Whether a view is the workload a filter names: pod and ns (NULL: any)
+ * the pod's name and namespace, found; has_job its Slurm job's id, as a
+ * number.
+ */
+bool workload_view_matches(const struct workload_view *v, const char *pod, const char *ns,
+			   bool has_job, uint32_t job);
+
 #endif
